@@ -1,0 +1,1091 @@
+"""Checked AST -> :class:`~interpreter.machine.Machine`.
+
+Expressions become closures ``f(state) -> value`` once, at load time, with
+parameters folded in as constants.  Statements become a flat code list of
+``(opcode, a, b, span)`` with jumps; loops keep their counters in local
+slots, so a state is only flat lists.  Each ``choose`` is a decision point;
+the effects of each action it offers are laid out right after it.
+
+Action enumeration pushes each ``require`` (and ``let``) down to the first
+parameter level at which everything it reads is bound, so a condition on
+the card alone is tested once per card, not once per (stack, card) pair.
+"""
+
+from __future__ import annotations
+
+from rulelang import ast as A
+from rulelang.checker import CheckedGame, elem_type
+from rulelang.diagnostics import Diagnostic, NO_SPAN
+
+from .machine import ActionDef, Machine, SiteAction, ZoneDef
+from .runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, STACK_MASK, STACK_SHIFT, RuleError
+
+
+class ParamError(Exception):
+    """A bad ``--set NAME=VALUE`` or keyword parameter."""
+
+
+def _const(v):
+    f = lambda st: v  # noqa: E731
+    f.const = v
+    return f
+
+
+def _is_const(f):
+    return hasattr(f, "const")
+
+
+class _Random:
+    """A uniform random pick among a collection, assigned by a setter."""
+
+    __slots__ = ("items", "setter")
+
+    def __init__(self, items, setter):
+        self.items = items
+        self.setter = setter
+
+    def count(self, st):
+        return len(self.items(st))
+
+    def skip(self, st, pc):
+        raise RuleError("random pick from an empty collection")
+
+    def resolve(self, st, j, pc):
+        self.setter(st, list(self.items(st))[j])
+        return pc + 1
+
+
+class _Shuffle:
+    """Fisher-Yates, one uniform chance event per position."""
+
+    __slots__ = ("zone", "slot")
+
+    def __init__(self, zone, slot):
+        self.zone = zone
+        self.slot = slot  # remaining positions, set by the EXEC before
+
+    def count(self, st):
+        k = st.L[self.slot]
+        return k if k > 1 else 0
+
+    def skip(self, st, pc):
+        return pc + 1
+
+    def resolve(self, st, j, pc):
+        k = st.L[self.slot]
+        pile = st.Z[self.zone(st)]
+        pile[k - 1], pile[j] = pile[j], pile[k - 1]
+        st.L[self.slot] = k - 1
+        return pc if k - 1 > 1 else pc + 1
+
+
+class Compiler:
+    def __init__(self, g: CheckedGame, params: dict, explicit_chance=False):
+        self.g = g
+        self.m = Machine()
+        self.m.explicit_chance = explicit_chance
+        self.param_values = params
+        self.code = self.m.code
+        self.fn_cache = {}
+        self.action_defs = {}
+
+    # ------------------------------------------------------------ top
+    def compile(self) -> Machine:
+        g, m = self.g, self.m
+        m.title = g.title or g.file
+        m.players = g.players
+        m.stride = g.players[1]
+        m.nslots = g.nslots + 1
+        m.params = dict(self.param_values)
+        # cards
+        m.card_names = [c[0] for c in g.cards]
+        names = {}
+        m.card_name_ids = [names.setdefault(c[0], len(names)) for c in g.cards]
+        for aname, (i, t) in g.card_attrs.items():
+            m.card_attrs[aname] = (tuple(c[1][i] for c in g.cards), t)
+        m.enum_members = {k: list(v) for k, v in g.enums.items()}
+        # zones
+        for z in g.zones.values():
+            m.zones.append(ZoneDef(z.name, z.index, z.kind, z.per_player, z.visibility))
+        stride = m.stride
+        m.stack_instances = tuple(z.index * stride + p for z in m.zones if z.kind == "stacks"
+                                  for p in range(stride))
+        m.pile_instances = tuple(z.index * stride + p for z in m.zones if z.kind == "pile"
+                                 for p in range(stride))
+        shared_piles = [z for z in m.zones if z.kind == "pile" and not z.per_player]
+        piles = shared_piles or [z for z in m.zones if z.kind == "pile"]
+        if not piles:
+            raise RuleError("the rules declare no pile zone for the cards to start in",
+                            NO_SPAN)
+        m.start_zone = piles[0].index * stride
+        # variables
+        self.var_index = {}
+        V_defaults = []
+        for name, v in g.vars.items():
+            self.var_index[name] = len(V_defaults)
+            m.var_names.append((name, g.types[id(v)], len(V_defaults)))
+            V_defaults.append(self.expr(v.default))
+        self.pvar_base = {}
+        pv_defaults = []
+        for name, v in g.player_vars.items():
+            base = len(V_defaults) + len(pv_defaults) * stride
+            self.pvar_base[name] = base
+            m.pvar_names.append((name, g.types[id(v)], base))
+            pv_defaults.append(self.expr(v.default))
+        ncards = len(g.cards)
+        self.cvar_base = {}
+        cv_defaults = []
+        for k, (name, v) in enumerate(g.card_vars.items()):
+            self.cvar_base[name] = k * ncards
+            m.cvar_names.append((name, g.types[id(v)], k * ncards))
+            cv_defaults.append(self.expr(v.default))
+
+        def var_defaults(st, V_defaults=V_defaults, pv_defaults=pv_defaults):
+            V = [f(st) for f in V_defaults]
+            for f in pv_defaults:
+                V.extend([f(st)] * stride)
+            return V
+
+        def cvar_defaults(st, cv_defaults=cv_defaults):
+            C = []
+            for f in cv_defaults:
+                C.extend([f(st)] * ncards)
+            return C
+
+        m.var_defaults = var_defaults
+        m.cvar_defaults = cvar_defaults
+        m.deck = self.compile_deck()
+        # actions
+        for name, a in g.actions.items():
+            self.action_defs[name] = self.compile_action(a)
+        # flow: setup then play, then the end
+        self.block(g.setup)
+        self.block(g.play)
+        self.emit(END, None, None, NO_SPAN)
+        # outcome
+        o = g.outcome
+        m.outcome_slot = g.outcome_slot
+        m.score_fn = self.expr(o.score)
+        m.tiebreaks = [(1 if hilo == "highest" else -1, self.expr(e)) for hilo, e in o.tiebreaks]
+        return m
+
+    def compile_deck(self):
+        g = self.g
+        items = []
+        for item in g.deck:
+            when = self.expr(item.when) if item.when is not None else None
+            if isinstance(item, A.DeckWhere):
+                items.append(("where", g.res[id(item)], self.expr(item.cond), when))
+            else:
+                ids = tuple(i for i, c in enumerate(g.cards) if c[0] == item.name)
+                items.append(("named", ids, None, when))
+        ncards = len(g.cards)
+
+        def deck(st):
+            if not items:
+                return list(range(ncards))
+            chosen = set()
+            for kind, x, cond, when in items:
+                if when is not None and not when(st):
+                    continue
+                if kind == "named":
+                    chosen.update(x)
+                else:
+                    for c in range(ncards):
+                        st.L[x] = c
+                        if cond(st):
+                            chosen.add(c)
+            return sorted(chosen)
+
+        return deck
+
+    # ------------------------------------------------------------ helpers
+    def emit(self, op, a, b, span):
+        self.code.append((op, a, b, span))
+        return len(self.code) - 1
+
+    def patch(self, at, b):
+        op, a, _, span = self.code[at]
+        self.code[at] = (op, a, b, span)
+
+    def t(self, e):
+        return self.g.types.get(id(e), "error")
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e):
+        f = self._expr(e)
+        return f
+
+    def seq(self, e):
+        """A closure giving an iterable of the elements of a collection expression."""
+        t = self.t(e)
+        f = self.expr(e)
+        if t == "pile":
+            if _is_const(f):
+                zi = f.const
+                return lambda st: st.Z[zi]
+            return lambda st: st.Z[f(st)]
+        if t == "stack":
+            return lambda st: (lambda v: st.Z[v >> STACK_SHIFT][v & STACK_MASK])(f(st))
+        if t == "stacks":
+            if _is_const(f):
+                zi = f.const
+                base = zi << STACK_SHIFT
+                return lambda st: range(base, base + len(st.Z[zi]))
+
+            def stacks(st):
+                zi = f(st)
+                return range(zi << STACK_SHIFT, (zi << STACK_SHIFT) + len(st.Z[zi]))
+            return stacks
+        if t == "players":
+            return lambda st: range(st.n)
+        return f  # lists and ranges are their own values
+
+    def _expr(self, e):
+        g = self.g
+        if isinstance(e, A.IntLit):
+            return _const(e.value)
+        if isinstance(e, A.BoolLit):
+            return _const(e.value)
+        if isinstance(e, A.StrLit):
+            return _const(g.card_names[e.value])
+        if isinstance(e, A.Name):
+            return self.name(e)
+        if isinstance(e, A.SetLit):
+            mask = 0
+            for it in e.items:
+                mask |= 1 << g.members[it.id][1]
+            return _const(mask)
+        if isinstance(e, A.BoolOp):
+            fs = [self.expr(x) for x in e.items]
+            if e.op == "and":
+                if len(fs) == 2:
+                    a, b = fs
+                    return lambda st: a(st) and b(st)
+                return lambda st: all(f(st) for f in fs)
+            if len(fs) == 2:
+                a, b = fs
+                return lambda st: a(st) or b(st)
+            return lambda st: any(f(st) for f in fs)
+        if isinstance(e, A.Not):
+            f = self.expr(e.operand)
+            return lambda st: not f(st)
+        if isinstance(e, A.Neg):
+            f = self.expr(e.operand)
+            return lambda st: -f(st)
+        if isinstance(e, A.IfExpr):
+            c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.else_)
+            return lambda st: a(st) if c(st) else b(st)
+        if isinstance(e, A.BinOp):
+            return self.binop(e)
+        if isinstance(e, A.Attr):
+            o = self.expr(e.obj)
+            if e.name in g.card_attrs:
+                table = self.m.card_attrs[e.name][0]
+                return lambda st: table[o(st)]
+            base = self.cvar_base[e.name]
+            if base == 0:
+                return lambda st: st.C[o(st)]
+            return lambda st: st.C[base + o(st)]
+        if isinstance(e, A.Index):
+            s = self.seq(e.obj)
+            i = self.expr(e.index)
+            if _is_const(i):
+                k = i.const
+                return lambda st: s(st)[k]
+            return lambda st: s(st)[i(st)]
+        if isinstance(e, A.ListComp):
+            return self.comprehension("list", e)
+        if isinstance(e, A.CallGen):
+            return self.comprehension(e.func, e)
+        if isinstance(e, A.Call):
+            return self.call(e)
+        raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
+
+    def name(self, e):
+        r = self.g.res[id(e)]
+        kind = r[0]
+        if kind == "slot":
+            k = r[1]
+            return lambda st: st.L[k]
+        if kind == "me":
+            return lambda st: st.me
+        if kind == "players":
+            return lambda st: range(st.n)
+        if kind == "player_count":
+            return lambda st: st.n
+        if kind == "param":
+            return _const(self.param_values[r[1]])
+        if kind == "member":
+            return _const(self.g.members[r[1]][1])
+        if kind == "var":
+            i = self.var_index[r[1]]
+            return lambda st: st.V[i]
+        if kind == "zone":
+            z = self.g.zones[r[1]]
+            return _const(z.index * self.m.stride)
+        raise AssertionError(r)  # pragma: no cover
+
+    def binop(self, e):
+        op = e.op
+        lt, rt = self.t(e.left), self.t(e.right)
+        a = self.expr(e.left)
+        if op in ("in", "not in"):
+            neg = op == "not in"
+            if rt.startswith("set:"):
+                b = self.expr(e.right)
+                if _is_const(b):
+                    mask = b.const
+                    f = lambda st: (mask >> a(st)) & 1 == 1  # noqa: E731
+                else:
+                    f = lambda st: (b(st) >> a(st)) & 1 == 1  # noqa: E731
+            else:
+                s = self.seq(e.right)
+                if isinstance(e.left, A.StrLit) and self._has_copies(e.left.value):
+                    nid = self.m.card_name_ids[self.g.card_names[e.left.value]]
+                    ids = self.m.card_name_ids
+                    f = lambda st: any(ids[c] == nid for c in s(st))  # noqa: E731
+                else:
+                    f = lambda st: a(st) in s(st)  # noqa: E731
+            if neg:
+                return lambda st: not f(st)
+            return f
+        b = self.expr(e.right)
+        if _is_const(a) and _is_const(b) and op in _PYOPS:
+            try:
+                return _const(_PYOPS[op](a.const, b.const))
+            except ZeroDivisionError:
+                pass
+        if op == "+":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) + k
+            return lambda st: a(st) + b(st)
+        if op == "-":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) - k
+            return lambda st: a(st) - b(st)
+        if op == "*":
+            if _is_const(a):
+                k = a.const
+                return lambda st: k * b(st)
+            return lambda st: a(st) * b(st)
+        if op == "/":
+            return lambda st: a(st) // b(st)
+        if op == "%":
+            return lambda st: a(st) % b(st)
+        if op == "&":
+            return lambda st: a(st) & b(st)
+        if op == "|":
+            return lambda st: a(st) | b(st)
+        if op == "==":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) == k
+            return lambda st: a(st) == b(st)
+        if op == "!=":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) != k
+            return lambda st: a(st) != b(st)
+        if op == "<":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) < k
+            return lambda st: a(st) < b(st)
+        if op == "<=":
+            return lambda st: a(st) <= b(st)
+        if op == ">":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) > k
+            return lambda st: a(st) > b(st)
+        if op == ">=":
+            return lambda st: a(st) >= b(st)
+        raise AssertionError(op)  # pragma: no cover
+
+    def _has_copies(self, name):
+        return sum(1 for c in self.g.cards if c[0] == name) > 1
+
+    def comprehension(self, func, e):
+        slot = self.g.res[id(e)]
+        it = self.seq(e.iter)
+        ex = self.expr(e.expr)
+        cond = self.expr(e.cond) if e.cond is not None else None
+
+        def values(st):
+            L = st.L
+            out = []
+            for v in it(st):
+                L[slot] = v
+                if cond is None or cond(st):
+                    out.append(ex(st))
+            return out
+
+        if func == "list":
+            return values
+        return self.aggregate(func, values)
+
+    def aggregate(self, func, values):
+        if func == "sum":
+            return lambda st: sum(values(st))
+        if func == "count":
+            return lambda st: sum(1 for v in values(st) if v)
+        if func == "any":
+            return lambda st: any(values(st))
+        if func == "all":
+            return lambda st: all(values(st))
+        if func == "min":
+            return lambda st: min(values(st))
+        if func == "max":
+            return lambda st: max(values(st))
+        if func == "intersection":
+            def inter(st):
+                acc = -1
+                for v in values(st):
+                    acc &= v
+                return acc if acc != -1 else 0
+            return inter
+        if func == "union":
+            def union(st):
+                acc = 0
+                for v in values(st):
+                    acc |= v
+                return acc
+            return union
+        raise AssertionError(func)  # pragma: no cover
+
+    def call(self, e):
+        r = self.g.res[id(e)]
+        kind = r[0]
+        if kind == "zone":
+            z = self.g.zones[r[1]]
+            base = z.index * self.m.stride
+            a = self.expr(e.args[0])
+            if base == 0:
+                return a
+            return lambda st: base + a(st)
+        if kind == "pvar":
+            base = self.pvar_base[r[1]]
+            a = self.expr(e.args[0])
+            return lambda st: st.V[base + a(st)]
+        if kind == "func":
+            return self.call_function(r[1], e.args)
+        return self.builtin(e)
+
+    def call_function(self, name, args):
+        f = self.g.functions[name]
+        body = self.function_body(name)
+        pslots = [s for s, _ in self.g.func_slots[name][0]]
+        argf = [self.expr(a) for a in args]
+        lets = [(self.g.res[id(let)], self.expr(let.expr)) for let in f.lets]
+        if len(argf) == 1 and not lets:
+            (s0,), (a0,) = pslots, argf
+
+            def call1(st):
+                st.L[s0] = a0(st)
+                return body(st)
+            return call1
+        if len(argf) == 2 and not lets:
+            (s0, s1), (a0, a1) = pslots, argf
+
+            def call2(st):
+                v0 = a0(st)
+                v1 = a1(st)
+                L = st.L
+                L[s0] = v0
+                L[s1] = v1
+                return body(st)
+            return call2
+
+        def calln(st):
+            vals = [a(st) for a in argf]
+            L = st.L
+            for s, v in zip(pslots, vals):
+                L[s] = v
+            for s, lf in lets:
+                L[s] = lf(st)
+            return body(st)
+        return calln
+
+    def function_body(self, name):
+        if name not in self.fn_cache:
+            self.fn_cache[name] = self.expr(self.g.functions[name].body)
+        return self.fn_cache[name]
+
+    def builtin(self, e):
+        f = e.func
+        if f == "can":
+            names = [a.id for a in e.args]
+            defs = self.action_defs
+
+            def can(st):
+                out = []
+                for n in names:
+                    defs[n].enumerate(st, out, (0,))
+                    if out:
+                        return True
+                return False
+            return can
+        if f == "all_cards":
+            return lambda st: list(st.inplay)
+        if f in ("size", "empty"):
+            s = self.seq(e.args[0])
+            if f == "size":
+                return lambda st: len(s(st))
+            return lambda st: not s(st)
+        if f == "top":
+            s = self.seq(e.args[0])
+            return lambda st: s(st)[-1]
+        if f == "bottom":
+            s = self.seq(e.args[0])
+            return lambda st: s(st)[0]
+        if f == "sign":
+            a = self.expr(e.args[0])
+            return lambda st: (lambda v: (v > 0) - (v < 0))(a(st))
+        if f == "abs":
+            a = self.expr(e.args[0])
+            return lambda st: abs(a(st))
+        if f in ("min", "max") and len(e.args) == 2:
+            a, b = self.expr(e.args[0]), self.expr(e.args[1])
+            fn = min if f == "min" else max
+            return lambda st: fn(a(st), b(st))
+        if f in ("next", "previous"):
+            a = self.expr(e.args[0])
+            k = self.expr(e.args[1]) if len(e.args) == 2 else _const(1)
+            sign = 1 if f == "next" else -1
+            return lambda st: (a(st) + sign * k(st)) % st.n
+        if f == "least_sum_at_least":
+            a, b = self.expr(e.args[0]), self.expr(e.args[1])
+            return lambda st: least_sum_at_least(a(st), b(st))
+        if f == "stack_of":
+            a = self.expr(e.args[0])
+
+            def stack_of(st):
+                c = a(st)
+                inst = st.loc[c]
+                for i, s in enumerate(st.Z[inst]):
+                    if c in s:
+                        return inst << STACK_SHIFT | i
+                raise RuleError("that card is not in a stack")
+            return stack_of
+        # aggregates over a list or a collection
+        s = self.seq(e.args[0])
+        return self.aggregate(f, lambda st: s(st))
+
+    # ------------------------------------------------------------ places
+    def setter(self, target):
+        """A closure (state, value) -> None for an assignable expression."""
+        g = self.g
+        if isinstance(target, A.Name):
+            r = g.res[id(target)]
+            if r[0] == "slot":
+                k = r[1]
+
+                def set_slot(st, v):
+                    st.L[k] = v
+                return set_slot
+            i = self.var_index[r[1]]
+
+            def set_var(st, v):
+                st.V[i] = v
+            return set_var
+        if isinstance(target, A.Call):
+            base = self.pvar_base[target.func]
+            a = self.expr(target.args[0])
+
+            def set_pvar(st, v):
+                st.V[base + a(st)] = v
+            return set_pvar
+        if isinstance(target, A.Attr):
+            base = self.cvar_base[target.name]
+            o = self.expr(target.obj)
+
+            def set_cvar(st, v):
+                st.C[base + o(st)] = v
+            return set_cvar
+        raise AssertionError(target)  # pragma: no cover
+
+    # ------------------------------------------------------------ statements
+    def block(self, body):
+        for st in body:
+            self.stmt(st)
+
+    def stmt(self, s):
+        g = self.g
+        span = s.span
+        if isinstance(s, A.Let):
+            k = g.res[id(s)]
+            f = self.expr(s.expr)
+
+            def let(st):
+                st.L[k] = f(st)
+            self.emit(EXEC, let, None, span)
+        elif isinstance(s, A.Set):
+            setter = self.setter(s.target)
+            f = self.expr(s.expr)
+            self.emit(EXEC, lambda st: setter(st, f(st)), None, span)
+        elif isinstance(s, A.AugSet):
+            setter = self.setter(s.target)
+            get = self.expr(s.target)
+            f = self.expr(s.expr)
+            sign = 1 if s.op == "+=" else -1
+            self.emit(EXEC, lambda st: setter(st, get(st) + sign * f(st)), None, span)
+        elif isinstance(s, A.SetRandom):
+            self.emit(RANDOM, _Random(self.seq(s.choices), self.setter(s.target)), None, span)
+        elif isinstance(s, A.Require):
+            raise AssertionError("require outside an action preamble")  # checker forbids
+        elif isinstance(s, A.Move):
+            self.emit(EXEC, self.move(s), None, span)
+        elif isinstance(s, A.Shuffle):
+            zone = self.expr(s.zone)
+            slot = self.g.nslots  # scratch slot beyond the checker's
+            self.emit(EXEC, lambda st: st.L.__setitem__(slot, len(st.Z[zone(st)])), None, span)
+            self.emit(RANDOM, _Shuffle(zone, slot), None, span)
+        elif isinstance(s, A.Deal):
+            self.emit(EXEC, self.deal(s), None, span)
+        elif isinstance(s, A.Choose):
+            self.choose(s)
+        elif isinstance(s, A.EndGame):
+            self.emit(END, None, None, span)
+        elif isinstance(s, A.Pass):
+            pass
+        elif isinstance(s, A.If):
+            ends = []
+            for cond, body in s.branches:
+                jf = self.emit(JF, self.expr(cond), None, cond.span)
+                self.block(body)
+                ends.append(self.emit(JMP, None, None, span))
+                self.patch(jf, len(self.code))
+            if s.else_body is not None:
+                self.block(s.else_body)
+            for j in ends:
+                self.code[j] = (JMP, len(self.code), None, span)
+        elif isinstance(s, A.While):
+            top = len(self.code)
+            jf = self.emit(JF, self.expr(s.cond), None, s.cond.span)
+            self.block(s.body)
+            self.emit(JMP, top, None, span)
+            self.patch(jf, len(self.code))
+        elif isinstance(s, A.Repeat):
+            var = g.res[id(s)]
+            cnt = g.res[(id(s), "counter")]
+            count = self.expr(s.count)
+
+            def init(st):
+                st.L[cnt] = count(st)
+                st.L[var] = 0
+            self.emit(EXEC, init, None, span)
+            top = len(self.code)
+            jf = self.emit(JF, lambda st: st.L[var] < st.L[cnt], None, span)
+            self.block(s.body)
+
+            def inc(st):
+                st.L[var] += 1
+            self.emit(EXEC, inc, None, span)
+            self.emit(JMP, top, None, span)
+            self.patch(jf, len(self.code))
+        elif isinstance(s, A.For):
+            var = g.res[id(s)]
+            items = g.res[(id(s), "items")]
+            cnt = g.res[(id(s), "counter")]
+            seq = self.seq(s.iter)
+            start = self.expr(s.start) if s.start is not None else None
+
+            def init(st):
+                xs = tuple(seq(st))
+                if start is not None:
+                    k = start(st) % len(xs) if xs else 0
+                    xs = xs[k:] + xs[:k]
+                st.L[items] = xs
+                st.L[cnt] = 0
+            self.emit(EXEC, init, None, span)
+            top = len(self.code)
+
+            def more(st):
+                i = st.L[cnt]
+                xs = st.L[items]
+                if i < len(xs):
+                    st.L[var] = xs[i]
+                    return True
+                return False
+            jf = self.emit(JF, more, None, span)
+            self.block(s.body)
+
+            def inc(st):
+                st.L[cnt] += 1
+            self.emit(EXEC, inc, None, span)
+            self.emit(JMP, top, None, span)
+            self.patch(jf, len(self.code))
+        elif isinstance(s, A.Turn):
+            saved = g.res[(id(s), "saved")]
+            who = self.expr(s.player)
+
+            def enter(st):
+                st.L[saved] = st.me
+                st.me = who(st)
+            self.emit(EXEC, enter, None, span)
+            self.block(s.body)
+
+            def leave(st):
+                st.me = st.L[saved]
+            self.emit(EXEC, leave, None, span)
+        else:  # pragma: no cover
+            raise AssertionError(s)
+
+    def choose(self, s):
+        site = len(self.m.sites)
+        self.m.sites.append([])
+        self.emit(DECIDE, site, None, s.span)
+        jumps = []
+        for n in s.actions:
+            ad = self.action_defs[n.id]
+            uid = len(self.m.site_actions)
+            sa = SiteAction(uid, ad, len(self.code), s.span)
+            self.m.site_actions.append(sa)
+            self.m.sites[site].append(sa)
+            a = self.g.actions[n.id]
+            self.block(a.body[len(self._preamble(a)):])
+            jumps.append(self.emit(JMP, None, None, s.span))
+        for j in jumps:
+            self.code[j] = (JMP, len(self.code), None, s.span)
+
+    @staticmethod
+    def _preamble(a):
+        pre = []
+        for x in a.body:
+            if isinstance(x, (A.Let, A.Require)):
+                pre.append(x)
+            else:
+                break
+        return pre
+
+    # ------------------------------------------------------------ moves
+    def move(self, s):
+        wt = self.t(s.what)
+        what = self.expr(s.what)
+        dt = self.t(s.dest)
+        dest = self.expr(s.dest)
+        where = s.where
+        stride = self.m.stride
+        stack_zone = {z.index * stride + p for z in self.m.zones if z.kind == "stacks" for p in range(stride)}
+
+        def take(st, c):
+            inst = st.loc[c]
+            if inst in stack_zone:
+                stacks = st.Z[inst]
+                for i, stck in enumerate(stacks):
+                    if c in stck:
+                        stck.remove(c)
+                        if not stck:
+                            del stacks[i]
+                        return
+                raise RuleError("card lost in a stack")  # pragma: no cover
+            st.Z[inst].remove(c)
+
+        def put_all(st, cards):
+            d = dest(st)
+            if where == "new_stack":
+                st.Z[d].append(list(cards))
+                for c in cards:
+                    st.loc[c] = d
+                return
+            if dt == "stack":
+                inst = d >> STACK_SHIFT
+                pile = st.Z[inst][d & STACK_MASK]
+            else:
+                inst = d
+                pile = st.Z[d]
+            if where == "top":
+                pile.extend(cards)
+            else:
+                pile[0:0] = cards
+            for c in cards:
+                st.loc[c] = inst
+
+        if wt == "card":
+            def move_card(st):
+                c = what(st)
+                take(st, c)
+                put_all(st, (c,))
+            # fast path: one card to the top of a pile
+            if where == "top" and dt == "pile":
+                def move_card_fast(st):
+                    c = what(st)
+                    take(st, c)
+                    d = dest(st)
+                    st.Z[d].append(c)
+                    st.loc[c] = d
+                return move_card_fast
+            return move_card
+
+        if wt == "stack":
+            def move_stack(st):
+                v = what(st)
+                inst = v >> STACK_SHIFT
+                cards = st.Z[inst].pop(v & STACK_MASK)
+                put_all(st, cards)
+            return move_stack
+        if wt == "stacks":
+            def move_stacks(st):
+                inst = what(st)
+                cards = [c for stck in st.Z[inst] for c in stck]
+                st.Z[inst] = []
+                put_all(st, cards)
+            return move_stacks
+        if wt == "pile":
+            def move_pile(st):
+                inst = what(st)
+                cards = st.Z[inst]
+                st.Z[inst] = []
+                put_all(st, cards)
+            return move_pile
+
+        def move_list(st):  # list of cards, wherever each one lies
+            cards = list(what(st))
+            for c in cards:
+                take(st, c)
+            put_all(st, cards)
+        return move_list
+
+    def deal(self, s):
+        count, src, dst = self.expr(s.count), self.expr(s.source), self.expr(s.dest)
+        dt = self.t(s.dest)
+
+        def deal(st):
+            k = count(st)
+            pile = st.Z[src(st)]
+            if k > len(pile):
+                raise RuleError(f"cannot deal {k} cards from a pile of {len(pile)}")
+            d = dst(st)
+            if dt == "stack":
+                inst = d >> STACK_SHIFT
+                target = st.Z[inst][d & STACK_MASK]
+            else:
+                inst = d
+                target = st.Z[d]
+            for _ in range(k):
+                c = pile.pop()
+                target.append(c)
+                st.loc[c] = inst
+        return deal
+
+    # ------------------------------------------------------------ actions
+    def compile_action(self, a: A.Action) -> ActionDef:
+        g = self.g
+        pslots = g.action_slots[a.name]
+        params = [(slot, t, name) for slot, t, name in pslots]
+        level_of_slot = {slot: i + 1 for i, (slot, _, _) in enumerate(params)}
+        pre = self._preamble(a)
+        k = len(params)
+        checks = [[] for _ in range(k + 1)]
+        lets = []
+        for item in pre:
+            if isinstance(item, A.Let):
+                level = self.level(item.expr, level_of_slot)
+                slot = g.res[id(item)]
+                level_of_slot[slot] = level
+                f = self.expr(item.expr)
+                checks[level].append(("let", slot, f))
+                lets.append((slot, f))
+            else:
+                level = self.level(item.cond, level_of_slot)
+                checks[level].append(("req", None, self.expr(item.cond)))
+        domains = []
+        for p, (slot, t, name) in zip(a.params, params):
+            if p.high is not None:
+                lo, hi = self.expr(p.domain), self.expr(p.high)
+                domains.append(lambda st, lo=lo, hi=hi: range(lo(st), hi(st) + 1))
+            else:
+                domains.append(self.seq(p.domain))
+        enum = _build_enumerator(params, domains, checks)
+        return ActionDef(a.name, params, enum, lets, a.template, a.span)
+
+    def level(self, e, level_of_slot) -> int:
+        lv = 0
+        for n in _names(e):
+            r = self.g.res.get(id(n))
+            if r and r[0] == "slot" and r[1] in level_of_slot:
+                lv = max(lv, level_of_slot[r[1]])
+            elif r and r[0] == "me":
+                pass
+        return lv
+
+
+def _check_fn(items):
+    """One closure running lets and requires in order; True when all hold."""
+    if not items:
+        return None
+    if len(items) == 1 and items[0][0] == "req":
+        return items[0][2]
+    if all(kind == "req" for kind, _, _ in items):
+        fs = [f for _, _, f in items]
+        if len(fs) == 2:
+            a, b = fs
+            return lambda st: a(st) and b(st)
+        return lambda st: all(f(st) for f in fs)
+
+    def check(st):
+        L = st.L
+        for kind, slot, f in items:
+            if kind == "let":
+                L[slot] = f(st)
+            elif not f(st):
+                return False
+        return True
+    return check
+
+
+def _build_enumerator(params, domains, checks):
+    k = len(params)
+    fns = [_check_fn(c) for c in checks]
+
+    def level(i):
+        check = fns[i + 1]
+        slot = params[i][0]
+        dom = domains[i]
+        if i == k - 1:
+            if check is None:
+                def leaf(st, out, prefix):
+                    for v in dom(st):
+                        out.append(prefix + (v,))
+            else:
+                def leaf(st, out, prefix):
+                    L = st.L
+                    for v in dom(st):
+                        L[slot] = v
+                        if check(st):
+                            out.append(prefix + (v,))
+            return leaf
+        inner = level(i + 1)
+        if check is None:
+            def node(st, out, prefix):
+                L = st.L
+                for v in dom(st):
+                    L[slot] = v
+                    inner(st, out, prefix + (v,))
+        else:
+            def node(st, out, prefix):
+                L = st.L
+                for v in dom(st):
+                    L[slot] = v
+                    if check(st):
+                        inner(st, out, prefix + (v,))
+        return node
+
+    top_check = fns[0]
+    if k == 0:
+        if top_check is None:
+            def enum0(st, out, prefix):
+                out.append(prefix)
+        else:
+            def enum0(st, out, prefix):
+                if top_check(st):
+                    out.append(prefix)
+        return enum0
+    first = level(0)
+    if top_check is None:
+        return first
+
+    def enum(st, out, prefix):
+        if top_check(st):
+            first(st, out, prefix)
+    return enum
+
+
+def _names(e):
+    """Every Name node inside an expression (function bodies excluded)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Name):
+            yield x
+            continue
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+            continue
+        if hasattr(x, "__attrs_attrs__"):
+            for f in x.__attrs_attrs__:
+                if f.name != "span":
+                    v = getattr(x, f.name)
+                    if isinstance(v, (tuple, list)) or hasattr(v, "__attrs_attrs__"):
+                        stack.append(v)
+
+
+def least_sum_at_least(values, target: int) -> int:
+    """The smallest sum of a sub-list of ``values`` that is at least
+    ``target``; the total when even the whole list falls short."""
+    total = sum(values)
+    if total < target:
+        return total
+    reach = 1
+    for v in values:
+        if v > 0:
+            reach |= reach << v
+    reach >>= target
+    return target + (reach & -reach).bit_length() - 1
+
+
+_PYOPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: a // b, "%": lambda a, b: a % b, "&": lambda a, b: a & b, "|": lambda a, b: a | b,
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+def resolve_params(g: CheckedGame, overrides: dict) -> dict:
+    """Parameter values: defaults, then overrides (checked against type and range)."""
+    values = {}
+    comp = Compiler(g, {})
+    for name, p in g.params.items():
+        t = g.types[id(p)]
+        comp.param_values = values
+        default = comp.expr(p.default)
+        values[name] = default.const if _is_const(default) else default(None)
+    for name, raw in overrides.items():
+        if name not in g.params:
+            from rulelang.diagnostics import did_you_mean
+            known = ", ".join(sorted(g.params)) or "none"
+            raise ParamError(f'unknown parameter "{name}"{did_you_mean(name, g.params)} (parameters: {known})')
+        p = g.params[name]
+        t = g.types[id(p)]
+        v = _coerce(name, t, raw)
+        if t == "int" and p.low is not None:
+            comp.param_values = values
+            lo, hi = comp.expr(p.low), comp.expr(p.high)
+            lo = lo.const if _is_const(lo) else lo(None)
+            hi = hi.const if _is_const(hi) else hi(None)
+            if not lo <= v <= hi:
+                raise ParamError(f'parameter "{name}" must be in {lo}..{hi}, not {v}')
+        values[name] = v
+    return values
+
+
+def _coerce(name, t, raw):
+    if t == "bool":
+        if isinstance(raw, bool):
+            return raw
+        s = str(raw).strip().lower()
+        if s in ("true", "yes", "on", "1"):
+            return True
+        if s in ("false", "no", "off", "0"):
+            return False
+        raise ParamError(f'parameter "{name}" is true or false, not {raw!r}')
+    if isinstance(raw, bool):
+        raise ParamError(f'parameter "{name}" is a number, not {raw!r}')
+    if isinstance(raw, int):
+        return raw
+    try:
+        return int(str(raw).strip())
+    except ValueError:
+        raise ParamError(f'parameter "{name}" is a number, not {raw!r}') from None
+
+
+def compile_game(g: CheckedGame, overrides=None, explicit_chance=False) -> Machine:
+    params = resolve_params(g, overrides or {})
+    return Compiler(g, params, explicit_chance).compile()
+
+
+__all__ = ["compile_game", "resolve_params", "ParamError", "least_sum_at_least", "Diagnostic"]

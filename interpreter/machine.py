@@ -1,0 +1,316 @@
+"""The compiled machine: code, tables and closures for one rules file.
+
+Built by :mod:`interpreter.compiler`; read by :class:`interpreter.runtime.State`.
+Nothing here knows the rules language's syntax.
+"""
+
+from __future__ import annotations
+
+from .runtime import (CHANCE, DECIDE, END, EXEC, JF, JMP, MAX_AUTO_STEPS, RANDOM, STACK_MASK,
+                      STACK_SHIFT, IllegalAction, RuleError, State, _mix, rng_below)
+
+
+class SiteAction:
+    """One action offered at one choose: how to enumerate it and where its effects start."""
+
+    __slots__ = ("uid", "action", "body_pc", "site_span")
+
+    def __init__(self, uid, action, body_pc, site_span):
+        self.uid = uid
+        self.action = action
+        self.body_pc = body_pc
+        self.site_span = site_span
+
+
+class ActionDef:
+    """An action: parameters, the enumerator, the preamble lets, the text template."""
+
+    __slots__ = ("name", "params", "enumerate", "lets", "template", "span", "exists")
+
+    def __init__(self, name, params, enumerate, lets, template, span):
+        self.name = name
+        self.params = params  # list of (slot, type, name)
+        self.enumerate = enumerate  # (state, out, prefix) -> None
+        self.lets = lets  # [(slot, closure)] recomputed on apply
+        self.template = template
+        self.span = span
+
+
+class ZoneDef:
+    __slots__ = ("name", "index", "kind", "per_player", "visibility")
+
+    def __init__(self, name, index, kind, per_player, visibility):
+        self.name = name
+        self.index = index
+        self.kind = kind
+        self.per_player = per_player
+        self.visibility = visibility
+
+
+class Machine:
+    def __init__(self):
+        self.title = ""
+        self.players = (2, 2)
+        self.stride = 2
+        self.code = []  # (op, a, b, span)
+        self.sites = []  # site index -> list of SiteAction
+        self.site_actions = []  # uid -> SiteAction
+        self.zones = []  # ZoneDef
+        self.card_names = []
+        self.card_name_ids = []
+        self.card_attrs = {}  # name -> (tuple of values, type)
+        self.enum_members = {}  # enum name -> members
+        self.nslots = 0
+        self.var_names = []  # (name, type, index)
+        self.pvar_names = []  # (name, type, base)
+        self.cvar_names = []  # (name, type, base)
+        self.var_defaults = None  # (state) -> list V
+        self.cvar_defaults = None  # (state) -> list C
+        self.deck = None  # (state) -> list of card ids in play
+        self.start_zone = 0
+        self.score_fn = None
+        self.tiebreaks = []
+        self.outcome_slot = 0
+        self.explicit_chance = False
+        self.params = {}
+        self.stack_instances = ()
+        self.pile_instances = ()
+
+    # ------------------------------------------------------------ new states
+    def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
+        lo, hi = self.players
+        n = lo if num_players is None else num_players
+        if not isinstance(n, int) or not lo <= n <= hi:
+            raise ValueError(f"{self.title} is for {lo} to {hi} players, not {num_players}"
+                             if lo != hi else f"{self.title} is for {lo} players, not {num_players}")
+        st = State.__new__(State)
+        st.m = self
+        st.n = n
+        st.rng = _mix(seed)
+        st.Z = []
+        for z in self.zones:
+            for _ in range(self.stride):
+                st.Z.append([])
+        st.L = [0] * self.nslots
+        st.me = 0
+        st.pc = 0
+        st.done = False
+        st.chance_n = 0
+        st.history = []
+        st._legal = None
+        st.winners_cache = None
+        st.V = []
+        st.C = []
+        st.loc = [-1] * len(self.card_names)
+        st.inplay = ()
+        st.V = self.var_defaults(st)
+        st.C = self.cvar_defaults(st)
+        inplay = self.deck(st)
+        st.inplay = tuple(inplay)
+        start = st.Z[self.start_zone]
+        for c in inplay:
+            start.append(c)
+            st.loc[c] = self.start_zone
+        self.run(st)
+        return st
+
+    # ------------------------------------------------------------ the VM
+    def run(self, st: State) -> None:
+        """Run automatic steps until a decision, a chance event (explicit
+        mode) or the end."""
+        code = self.code
+        pc = st.pc
+        steps = 0
+        try:
+            while True:
+                op, a, b, _ = code[pc]
+                if op == EXEC:
+                    a(st)
+                    pc += 1
+                elif op == JF:
+                    pc = pc + 1 if a(st) else b
+                elif op == JMP:
+                    pc = a
+                elif op == DECIDE:
+                    st.pc = pc
+                    return
+                elif op == RANDOM:
+                    k = a.count(st)
+                    if k <= 0:
+                        pc = a.skip(st, pc)
+                        continue
+                    if self.explicit_chance:
+                        st.pc = pc
+                        st.chance_n = k
+                        return
+                    pc = a.resolve(st, rng_below(st, k), pc)
+                else:  # END
+                    st.pc = pc
+                    st.done = True
+                    return
+                steps += 1
+                if steps > MAX_AUTO_STEPS:
+                    raise RuleError(f"the flow ran {MAX_AUTO_STEPS} steps without a decision; "
+                                    "a loop without a choose never ends", code[pc][3])
+        except RuleError:
+            st.pc = pc
+            raise
+        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            st.pc = pc
+            raise RuleError(_explain(err), code[pc][3]) from None
+
+    def resolve_chance(self, st: State, outcome: int) -> None:
+        op, a, b, span = self.code[st.pc]
+        st.chance_n = 0
+        st.pc = a.resolve(st, outcome, st.pc)
+
+    def start_action(self, st: State, action) -> None:
+        sa = self.site_actions[action[0]]
+        ad = sa.action
+        L = st.L
+        for (slot, _, _), v in zip(ad.params, action[1:]):
+            L[slot] = v
+        try:
+            for slot, f in ad.lets:
+                L[slot] = f(st)
+        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            raise RuleError(_explain(err), ad.span) from None
+        st.pc = sa.body_pc
+
+    def enumerate_site(self, st: State) -> list:
+        op, site, _, span = self.code[st.pc]
+        out = []
+        try:
+            for sa in self.sites[site]:
+                sa.action.enumerate(st, out, (sa.uid,))
+        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            raise RuleError(_explain(err), span) from None
+        return out
+
+    # ------------------------------------------------------------ text
+    def value_text(self, typ, v) -> str:
+        if typ == "card":
+            return self.card_names[v]
+        if typ == "stack":
+            return str((v & STACK_MASK) + 1)
+        if typ == "player":
+            return f"player {v + 1}"
+        if typ.startswith("enum:"):
+            return self.enum_members[typ[5:]][v]
+        if typ == "bool":
+            return "true" if v else "false"
+        return str(v)
+
+    def action_text(self, st, action) -> str:
+        if not isinstance(action, tuple):
+            return f"chance outcome {action}"
+        try:
+            sa = self.site_actions[action[0]]
+        except (IndexError, TypeError):
+            raise IllegalAction(f"{action!r} is not an action of this game") from None
+        ad = sa.action
+        values = {name: self.value_text(t, v) for (_, t, name), v in zip(ad.params, action[1:])}
+        if ad.template is not None:
+            return ad.template.format(**values)
+        return " ".join([ad.name] + [values[name] for _, _, name in ad.params])
+
+    # ------------------------------------------------------------ outcome
+    def scores(self, st) -> list:
+        out = []
+        slot = self.outcome_slot
+        for p in range(st.n):
+            st.L[slot] = p
+            out.append(self.score_fn(st))
+        return out
+
+    def winners(self, st) -> list:
+        keys = []
+        slot = self.outcome_slot
+        for p in range(st.n):
+            st.L[slot] = p
+            key = [self.score_fn(st)]
+            for sign, f in self.tiebreaks:
+                key.append(sign * f(st))
+            keys.append(tuple(key))
+        best = max(keys)
+        return [p for p in range(st.n) if keys[p] == best]
+
+    # ------------------------------------------------------------ observation
+    def can_see(self, zone: ZoneDef, owner: int, player: int) -> bool:
+        if zone.visibility == "public":
+            return True
+        if zone.visibility == "owner":
+            return owner == player
+        return False
+
+    def observation(self, st, player: int) -> dict:
+        """What ``player`` may know: public and own zones card by card,
+        hidden ones as counts; variables; whose turn it is."""
+        zones = {}
+        for z in self.zones:
+            owners = range(st.n) if z.per_player else (None,)
+            entries = []
+            for owner in owners:
+                inst = z.index * self.stride + (owner or 0)
+                content = st.Z[inst]
+                visible = self.can_see(z, owner, player)
+                if z.kind == "stacks":
+                    if visible:
+                        shown = [[self.card_names[c] for c in stack] for stack in content]
+                    else:
+                        shown = {"stacks": [len(s) for s in content]}
+                else:
+                    shown = [self.card_names[c] for c in content] if visible else {"count": len(content)}
+                entries.append(shown)
+            zones[z.name] = entries if z.per_player else entries[0]
+        V = st.V
+        obs = {
+            "player": player,
+            "to_move": (None if st.done else ("chance" if st.chance_n else st.me)),
+            "terminal": st.done,
+            "zones": zones,
+            "vars": {name: _jsonable(V[i]) for name, _, i in self.var_names},
+            "player_vars": {name: [_jsonable(V[base + p]) for p in range(st.n)]
+                            for name, _, base in self.pvar_names},
+        }
+        if st.done:
+            obs["scores"] = self.scores(st)
+        return obs
+
+    def observation_text(self, st, player: int) -> str:
+        obs = self.observation(st, player)
+        lines = []
+        for name, content in obs["zones"].items():
+            lines.append(f"{name}: {_zone_text(content)}")
+        for name, v in obs["vars"].items():
+            lines.append(f"{name} = {v}")
+        for name, vs in obs["player_vars"].items():
+            lines.append(f"{name}: " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(vs)))
+        return "\n".join(lines)
+
+
+def _zone_text(content) -> str:
+    if isinstance(content, dict):
+        if "count" in content:
+            return f"{content['count']} hidden cards"
+        return "stacks of " + ", ".join(map(str, content["stacks"])) + " hidden cards"
+    if content and isinstance(content[0], list):
+        return " | ".join(", ".join(s) for s in content) if content else "-"
+    if content and isinstance(content[0], (list, dict)):
+        return "; ".join(_zone_text(c) for c in content)
+    return ", ".join(content) if content else "-"
+
+
+def _jsonable(v):
+    return v if isinstance(v, (int, bool, str)) or v is None else str(v)
+
+
+def _explain(err) -> str:
+    if isinstance(err, IndexError):
+        return "there is no such card or stack (an empty pile, or an index past the end)"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    return str(err) or type(err).__name__
+
+
+__all__ = ["Machine", "SiteAction", "ActionDef", "ZoneDef", "CHANCE", "RuleError", "IllegalAction"]

@@ -1,0 +1,204 @@
+"""The runtime: game states of a compiled machine, and the VM that plays them.
+
+It imports nothing from the front end: a :class:`Machine` (built by
+:mod:`interpreter.compiler`) is tables and closures; a :class:`State` is flat
+lists that are cheap to copy.
+
+State layout (all plain lists, indexed by small ints):
+
+- ``Z``: zone instances.  Zone *k* for seat *p* is ``Z[k * stride + p]``
+  (a shared zone uses ``p = 0``).  A pile is a list of card ids, bottom
+  first; a row of stacks is a list of such lists.  A stack is named by the
+  int ``instance << 12 | index``.
+- ``V``: global variables, then player variables (``base + seat``).
+- ``C``: card variables, ``C[k * ncards + card]``.
+- ``L``: local slots (loop variables, lets, action and function parameters).
+- ``loc``: the zone instance each card lies in (-1: not in play).
+- ``pc``: where the flow stands; ``me``: whose turn it is.
+
+Chance events (shuffles, ``random``) are uniform choices among ``k``
+outcomes.  By default the state's own seeded RNG resolves them at once; a
+machine compiled with ``explicit_chance=True`` stops at each one instead
+(``current_player == CHANCE``) and :meth:`State.chance_outcomes` lists them
+with exact probabilities.  A shuffle of *n* cards is *n-1* such events
+(Fisher-Yates), so the probabilities stay exact and small.
+"""
+
+from __future__ import annotations
+
+CHANCE = -1
+TERMINAL = -2
+
+# opcodes
+EXEC, JF, JMP, DECIDE, RANDOM, END = range(6)
+
+STACK_SHIFT = 12
+STACK_MASK = (1 << STACK_SHIFT) - 1
+MAX_AUTO_STEPS = 1_000_000
+M64 = (1 << 64) - 1
+
+
+class RuleError(Exception):
+    """A rule that cannot be carried out in this state (an empty pile to draw
+    from, an index past the end, ...).  ``span`` points into the rules file."""
+
+    def __init__(self, message, span=None):
+        self.span = span
+        self.message = message
+        where = f"{span}: " if span is not None else ""
+        super().__init__(f"{where}rule error: {message}")
+
+
+class IllegalAction(Exception):
+    """An action that is not legal in this state."""
+
+
+def _mix(seed: int) -> int:
+    z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    return z
+
+
+def rng_below(st, n: int) -> int:
+    """A uniform int in [0, n) from the state's SplitMix64 generator."""
+    s = (st.rng + 0x9E3779B97F4A7C15) & M64
+    st.rng = s
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    z ^= z >> 31
+    return z % n
+
+
+class State:
+    """One position of a game.  Use ``legal_actions()``, ``apply()``,
+    ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
+
+    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "pc", "me", "rng", "done",
+                 "chance_n", "history", "_legal", "inplay", "winners_cache")
+
+    # ------------------------------------------------------------ basics
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` (-1) or ``TERMINAL`` (-2)."""
+        if self.done:
+            return TERMINAL
+        if self.chance_n:
+            return CHANCE
+        return self.me
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.done
+
+    @property
+    def is_chance_node(self) -> bool:
+        return bool(self.chance_n) and not self.done
+
+    def clone(self) -> "State":
+        m = self.m
+        s = State.__new__(State)
+        s.m = m
+        s.n = self.n
+        Z = self.Z[:]
+        for i in m.stack_instances:
+            Z[i] = [x[:] for x in Z[i]]
+        for i in m.pile_instances:
+            Z[i] = Z[i][:]
+        s.Z = Z
+        s.V = self.V[:]
+        s.C = self.C[:]
+        s.L = self.L[:]
+        s.loc = self.loc[:]
+        s.pc = self.pc
+        s.me = self.me
+        s.rng = self.rng
+        s.done = self.done
+        s.chance_n = self.chance_n
+        s.history = self.history[:]
+        s._legal = self._legal
+        s.inplay = self.inplay
+        s.winners_cache = self.winners_cache
+        return s
+
+    # ------------------------------------------------------------ actions
+    def legal_actions(self) -> list:
+        """The legal actions, in a stable order.  Each is a tuple of ints;
+        :meth:`action_text` gives its readable form."""
+        legal = self._legal
+        if legal is None:
+            if self.done or self.chance_n:
+                legal = []
+            else:
+                legal = self.m.enumerate_site(self)
+            self._legal = legal
+        return legal
+
+    def apply(self, action) -> None:
+        """Play one action (a tuple from ``legal_actions()``, or a chance
+        outcome index at a chance node)."""
+        if self.done:
+            raise IllegalAction("the game is over")
+        if self.chance_n:
+            if not isinstance(action, int) or not 0 <= action < self.chance_n:
+                raise IllegalAction(f"chance outcome {action!r} is not one of 0..{self.chance_n - 1}")
+            self.history.append(action)
+            self.m.resolve_chance(self, action)
+            self._legal = None
+            self.m.run(self)
+            return
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            raise IllegalAction(f"{action!r} is not a legal action here")
+        self.history.append(action)
+        self._legal = None
+        self.m.start_action(self, action)
+        self.m.run(self)
+
+    def apply_text(self, text: str) -> None:
+        """Play the legal action whose text form is ``text``."""
+        for a in self.legal_actions():
+            if self.action_text(a) == text:
+                self.apply(a)
+                return
+        raise IllegalAction(f"no legal action reads {text!r}")
+
+    def action_text(self, action) -> str:
+        return self.m.action_text(self, action)
+
+    def chance_outcomes(self) -> list:
+        """``[(outcome, probability), ...]`` at a chance node, else []."""
+        n = self.chance_n
+        if not n or self.done:
+            return []
+        p = 1.0 / n
+        return [(i, p) for i in range(n)]
+
+    # ------------------------------------------------------------ results
+    def returns(self) -> list:
+        """Each seat's score (final once the game is over)."""
+        return [float(x) for x in self.m.scores(self)]
+
+    def scores(self) -> list:
+        return self.m.scores(self)
+
+    def winners(self) -> list:
+        """The winning seats: highest score, then the tie-breaks; ties share."""
+        return self.m.winners(self)
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` may know, as a JSON-ready dict."""
+        return self.m.observation(self, player)
+
+    def observation_text(self, player: int) -> str:
+        return self.m.observation_text(self, player)
+
+    def card_name(self, card: int) -> str:
+        return self.m.card_names[card]
+
+    def __repr__(self):
+        who = "terminal" if self.done else ("chance" if self.chance_n else f"player {self.me + 1}")
+        return f"<State {self.m.title!r} {who}, {len(self.history)} moves>"

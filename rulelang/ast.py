@@ -1,0 +1,429 @@
+"""The rulelang abstract syntax tree: frozen attrs nodes, each with a span.
+
+Nodes compare by structure (the span is not part of equality), so two parses
+of the same text in different places are equal.  No Lark type reaches here.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .diagnostics import NO_SPAN, Span
+
+
+def node(cls):
+    return attrs.frozen(cls)
+
+
+def _span():
+    return attrs.field(default=NO_SPAN, kw_only=True, eq=False, repr=False)
+
+
+# ------------------------------------------------------------------ types
+@node
+class TypeName:
+    name: str
+    span: Span = _span()
+
+
+@node
+class TypeSet:
+    elem: str
+    span: Span = _span()
+
+
+@node
+class TypeList:
+    elem: str
+    span: Span = _span()
+
+
+# ------------------------------------------------------------ expressions
+@node
+class IntLit:
+    value: int
+    span: Span = _span()
+
+
+@node
+class StrLit:
+    value: str
+    span: Span = _span()
+
+
+@node
+class BoolLit:
+    value: bool
+    span: Span = _span()
+
+
+@node
+class Name:
+    id: str
+    span: Span = _span()
+
+
+@node
+class SetLit:
+    items: tuple
+    span: Span = _span()
+
+
+@node
+class ListComp:
+    expr: object
+    var: str
+    iter: object
+    cond: object
+    span: Span = _span()
+
+
+@node
+class Call:
+    func: str
+    args: tuple
+    span: Span = _span()
+
+
+@node
+class CallGen:
+    """``sum(x.rank for x in pile if cond)``."""
+
+    func: str
+    expr: object
+    var: str
+    iter: object
+    cond: object
+    span: Span = _span()
+
+
+@node
+class Attr:
+    obj: object
+    name: str
+    span: Span = _span()
+
+
+@node
+class Index:
+    obj: object
+    index: object
+    span: Span = _span()
+
+
+@node
+class BinOp:
+    """Arithmetic (+ - * / %), comparison (== != < <= > >= in, not in), & and |."""
+
+    op: str
+    left: object
+    right: object
+    span: Span = _span()
+
+
+@node
+class BoolOp:
+    op: str  # "and" | "or"
+    items: tuple
+    span: Span = _span()
+
+
+@node
+class Not:
+    operand: object
+    span: Span = _span()
+
+
+@node
+class Neg:
+    operand: object
+    span: Span = _span()
+
+
+@node
+class IfExpr:
+    cond: object
+    then: object
+    else_: object
+    span: Span = _span()
+
+
+# ------------------------------------------------------------- statements
+@node
+class Let:
+    name: str
+    expr: object
+    span: Span = _span()
+
+
+@node
+class Set:
+    target: object
+    expr: object
+    span: Span = _span()
+
+
+@node
+class AugSet:
+    target: object
+    op: str
+    expr: object
+    span: Span = _span()
+
+
+@node
+class SetRandom:
+    target: object
+    choices: object
+    span: Span = _span()
+
+
+@node
+class Require:
+    cond: object
+    span: Span = _span()
+
+
+@node
+class Move:
+    what: object
+    where: str  # "top" | "bottom" | "new_stack"
+    dest: object
+    span: Span = _span()
+
+
+@node
+class Shuffle:
+    zone: object
+    span: Span = _span()
+
+
+@node
+class Deal:
+    count: object
+    source: object
+    dest: object
+    span: Span = _span()
+
+
+@node
+class Choose:
+    actions: tuple  # of Name
+    span: Span = _span()
+
+
+@node
+class EndGame:
+    span: Span = _span()
+
+
+@node
+class Pass:
+    span: Span = _span()
+
+
+@node
+class If:
+    branches: tuple  # of (cond, body)
+    else_body: tuple | None
+    span: Span = _span()
+
+
+@node
+class While:
+    cond: object
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Repeat:
+    count: object
+    var: str | None
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class For:
+    var: str
+    iter: object
+    start: object
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Turn:
+    player: object
+    body: tuple
+    span: Span = _span()
+
+
+# ----------------------------------------------------------- declarations
+@node
+class Game:
+    title: str
+    span: Span = _span()
+
+
+@node
+class Players:
+    low: int
+    high: int
+    span: Span = _span()
+
+
+@node
+class Param:
+    kind: str  # "param" | "option"
+    name: str
+    type: object
+    default: object
+    low: object
+    high: object
+    doc: str | None
+    span: Span = _span()
+
+
+@node
+class Enum:
+    name: str
+    members: tuple  # of Name
+    span: Span = _span()
+
+
+@node
+class AttrDef:
+    name: str
+    type: object
+    span: Span = _span()
+
+
+@node
+class Attrs:
+    attrs: tuple  # of AttrDef
+    span: Span = _span()
+
+
+@node
+class CardValue:
+    kind: str  # "int" | "name" | "set"
+    value: object  # int | str | tuple of str
+    span: Span = _span()
+
+
+@node
+class CardRow:
+    name: str
+    values: tuple  # of CardValue
+    copies: int
+    span: Span = _span()
+
+
+@node
+class Cards:
+    rows: tuple
+    span: Span = _span()
+
+
+@node
+class DeckWhere:
+    cond: object
+    when: object
+    span: Span = _span()
+
+
+@node
+class DeckNamed:
+    name: str
+    when: object
+    span: Span = _span()
+
+
+@node
+class Deck:
+    items: tuple
+    span: Span = _span()
+
+
+@node
+class ZoneOpt:
+    words: tuple
+    span: Span = _span()
+
+
+@node
+class Zone:
+    name: str
+    opts: tuple  # of ZoneOpt
+    span: Span = _span()
+
+
+@node
+class Var:
+    kind: str  # "var" | "player var" | "card var"
+    name: str
+    type: object
+    default: object
+    span: Span = _span()
+
+
+@node
+class TypedParam:
+    name: str
+    type: object
+    span: Span = _span()
+
+
+@node
+class Function:
+    name: str
+    params: tuple  # of TypedParam
+    lets: tuple  # of Let
+    body: object
+    span: Span = _span()
+
+
+@node
+class ActionParam:
+    name: str
+    domain: object
+    high: object  # for "r in 2..9": domain is the low bound
+    span: Span = _span()
+
+
+@node
+class Action:
+    name: str
+    params: tuple
+    template: str | None
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Setup:
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Play:
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Outcome:
+    var: str
+    score: object
+    tiebreaks: tuple  # of (direction, expr)
+    span: Span = _span()
+
+
+@node
+class Module:
+    file: str
+    items: tuple
+    span: Span = _span()
