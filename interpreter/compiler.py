@@ -88,6 +88,10 @@ class Compiler:
         self.code = self.m.code
         self.fn_cache = {}
         self.action_defs = {}
+        self.hoist = {}  # id(node) -> slot, while compiling a require
+        self.hoist_keys = {}
+        self.remap = {}  # function slot -> fresh slot, inside an inlined call
+        self.inlined = {}  # id(call node) -> closure of its inlined body
 
     # ------------------------------------------------------------ top
     def compile(self) -> Machine:
@@ -213,8 +217,18 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     def expr(self, e):
-        f = self._expr(e)
-        return f
+        if self.hoist:
+            f = self.hoist.get((id(e), self._remap_key()))
+            if f is not None:
+                return f
+        if self.inlined:
+            f = self.inlined.get((id(e), self._remap_key()))
+            if f is not None:
+                return f
+        return self._expr(e)
+
+    def _remap_key(self):
+        return tuple(sorted(self.remap.items())) if self.remap else ()
 
     def seq(self, e):
         """A closure giving an iterable of the elements of a collection expression."""
@@ -226,7 +240,17 @@ class Compiler:
                 return lambda st: st.Z[zi]
             return lambda st: st.Z[f(st)]
         if t == "stack":
-            return lambda st: (lambda v: st.Z[v >> STACK_SHIFT][v & STACK_MASK])(f(st))
+            slot = self.slot_of(e)
+            if slot is not None:
+                def stack_slot(st):
+                    v = st.L[slot]
+                    return st.Z[v >> STACK_SHIFT][v & STACK_MASK]
+                return stack_slot
+
+            def stack(st):
+                v = f(st)
+                return st.Z[v >> STACK_SHIFT][v & STACK_MASK]
+            return stack
         if t == "stacks":
             if _is_const(f):
                 zi = f.const
@@ -280,10 +304,15 @@ class Compiler:
             return self.binop(e)
         if isinstance(e, A.Attr):
             o = self.expr(e.obj)
+            slot = self.slot_of(e.obj)
             if e.name in g.card_attrs:
                 table = self.m.card_attrs[e.name][0]
+                if slot is not None:
+                    return lambda st: table[st.L[slot]]
                 return lambda st: table[o(st)]
             base = self.cvar_base[e.name]
+            if slot is not None:
+                return lambda st: st.C[base + st.L[slot]]
             if base == 0:
                 return lambda st: st.C[o(st)]
             return lambda st: st.C[base + o(st)]
@@ -292,6 +321,13 @@ class Compiler:
             i = self.expr(e.index)
             if _is_const(i):
                 k = i.const
+                if self.t(e.obj) == "stack" and self.slot_of(e.obj) is not None:
+                    bslot = self.slot_of(e.obj)
+
+                    def index_stack(st):
+                        v = st.L[bslot]
+                        return st.Z[v >> STACK_SHIFT][v & STACK_MASK][k]
+                    return index_stack
                 return lambda st: s(st)[k]
             return lambda st: s(st)[i(st)]
         if isinstance(e, A.ListComp):
@@ -302,11 +338,19 @@ class Compiler:
             return self.call(e)
         raise AssertionError(f"cannot compile {e!r}")  # pragma: no cover
 
+    def slot_of(self, e):
+        """The slot a plain local name reads, else None (hoisted nodes excluded)."""
+        if isinstance(e, A.Name) and not (self.hoist and id(e) in self.hoist):
+            r = self.g.res.get(id(e))
+            if r and r[0] == "slot":
+                return self.remap.get(r[1], r[1])
+        return None
+
     def name(self, e):
         r = self.g.res[id(e)]
         kind = r[0]
         if kind == "slot":
-            k = r[1]
+            k = self.remap.get(r[1], r[1])
             return lambda st: st.L[k]
         if kind == "me":
             return lambda st: st.me
@@ -377,6 +421,10 @@ class Compiler:
             return lambda st: a(st) % b(st)
         if op == "&":
             return lambda st: a(st) & b(st)
+        if op == "!=" and isinstance(e.left, A.BinOp) and e.left.op == "&" and _is_const(b) \
+                and not (self.hoist and id(e.left) in self.hoist):
+            x, y, k = self.expr(e.left.left), self.expr(e.left.right), b.const
+            return lambda st: x(st) & y(st) != k
         if op == "|":
             return lambda st: a(st) | b(st)
         if op == "==":
@@ -395,6 +443,9 @@ class Compiler:
                 return lambda st: a(st) < k
             return lambda st: a(st) < b(st)
         if op == "<=":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) <= k
             return lambda st: a(st) <= b(st)
         if op == ">":
             if _is_const(b):
@@ -402,17 +453,55 @@ class Compiler:
                 return lambda st: a(st) > k
             return lambda st: a(st) > b(st)
         if op == ">=":
+            if _is_const(b):
+                k = b.const
+                return lambda st: a(st) >= k
             return lambda st: a(st) >= b(st)
         raise AssertionError(op)  # pragma: no cover
 
     def _has_copies(self, name):
         return sum(1 for c in self.g.cards if c[0] == name) > 1
 
+    def elem_fn(self, e, slot):
+        """``e`` as a plain function of the loop value when it is an
+        attribute of the loop variable (or a simple test on one)."""
+        if isinstance(e, A.Attr) and self.slot_of(e.obj) == slot and e.name in self.g.card_attrs:
+            return self.m.card_attrs[e.name][0].__getitem__
+        if isinstance(e, A.BinOp) and e.op in ("in", "==", "!=") and not (self.hoist and id(e) in self.hoist):
+            get = self.elem_fn(e.left, slot)
+            b = self.expr(e.right)
+            if get is None or not _is_const(b):
+                return None
+            k = b.const
+            if e.op == "in" and self.t(e.right).startswith("set:"):
+                return lambda v: (k >> get(v)) & 1 == 1
+            if e.op == "==":
+                return lambda v: get(v) == k
+            if e.op == "!=":
+                return lambda v: get(v) != k
+        return None
+
     def comprehension(self, func, e):
         slot = self.g.res[id(e)]
         it = self.seq(e.iter)
         ex = self.expr(e.expr)
         cond = self.expr(e.cond) if e.cond is not None else None
+        fx = self.elem_fn(e.expr, slot)
+        fc = self.elem_fn(e.cond, slot) if e.cond is not None else None
+        if fx is not None and e.cond is None:
+            if func == "list":
+                return lambda st: [fx(v) for v in it(st)]
+            return self.aggregate(func, lambda st: map(fx, it(st)))
+        if fc is not None and func in ("any", "all", "count") and fx is None:
+            pass
+        elif fc is not None and (fx is not None):
+            if func == "list":
+                return lambda st: [fx(v) for v in it(st) if fc(v)]
+            return self.aggregate(func, lambda st: [fx(v) for v in it(st) if fc(v)])
+        if fc is None and e.cond is None and func in ("any", "all", "count"):
+            fe = self.elem_fn(e.expr, slot)
+            if fe is not None:
+                return self.aggregate(func, lambda st: map(fe, it(st)))
 
         def values(st):
             L = st.L
@@ -880,6 +969,7 @@ class Compiler:
         pre = self._preamble(a)
         k = len(params)
         checks = [[] for _ in range(k + 1)]
+        prefilters = [[] for _ in range(k)]
         lets = []
         for item in pre:
             if isinstance(item, A.Let):
@@ -891,7 +981,16 @@ class Compiler:
                 lets.append((slot, f))
             else:
                 level = self.level(item.cond, level_of_slot)
+                if level > 0 and self.only_slot(item.cond, params[level - 1][0]) \
+                        and self.free_level(a.params[level - 1].domain, level_of_slot) == 0 \
+                        and a.params[level - 1].high is None:
+                    # a filter on one parameter alone: applied to its domain once
+                    prefilters[level - 1].append(self.expr(item.cond))
+                    continue
+                self.hoist_calls(item.cond, level, level_of_slot, checks)
                 checks[level].append(("req", None, self.expr(item.cond)))
+                self.hoist = {}
+                self.inlined = {}
         domains = []
         for p, (slot, t, name) in zip(a.params, params):
             if p.high is not None:
@@ -899,22 +998,181 @@ class Compiler:
                 domains.append(lambda st, lo=lo, hi=hi: range(lo(st), hi(st) + 1))
             else:
                 domains.append(self.seq(p.domain))
-        enum = _build_enumerator(params, domains, checks)
+        pre = [_check_fn([("req", None, f) for f in fs]) for fs in prefilters]
+        enum = _build_enumerator(params, domains, checks, pre)
         return ActionDef(a.name, params, enum, lets, a.template, a.span)
+
+    def hoist_calls(self, e, level, level_of_slot, checks):
+        """Compute calls that depend only on outer parameters once per outer
+        value: each becomes a hidden let at its own level."""
+        if level == 0:
+            return
+        if isinstance(e, (A.CallGen, A.ListComp)) or (
+                isinstance(e, A.Call) and self.g.res.get(id(e), ("",))[0] in ("func", "builtin")
+                and e.func not in ("can", "all_cards")):
+            lv = self.free_level(e, level_of_slot)
+            if lv is not None and lv < level:
+                key = (e, lv, self._remap_key())
+                entry = self.hoist_keys.get(key)
+                if entry is None:
+                    slot = self.new_slot()
+                    entry = (slot, _lazy(slot, self.expr(e)))
+                    self.hoist_keys[key] = entry
+                    checks[lv].append(("reset", slot, None))
+                self.hoist[(id(e), self._remap_key())] = entry[1]
+                return
+            if lv is not None and isinstance(e, A.Call) and self.g.res[id(e)][0] == "func":
+                self.inline_call(e, level, level_of_slot, checks)
+                return
+        for child in _children(e):
+            self.hoist_calls(child, level, level_of_slot, checks)
+
+    def inline_call(self, e, level, level_of_slot, checks):
+        """Inline a user function called in a require: its arguments and lets
+        become hidden lets at their own levels (fresh slots for this call),
+        so the parts of its body that depend on outer parameters only are
+        hoisted like any other."""
+        f = self.g.functions[e.func]
+        outer_key = self._remap_key()
+        new_remap = dict(self.remap)
+        for (s, _), arg in zip(self.g.func_slots[e.func][0], e.args):
+            alias = self.slot_of(arg)
+            if alias is not None and alias in level_of_slot:
+                new_remap[s] = alias  # a plain parameter: read it where it is
+                continue
+            lv = self.level(arg, level_of_slot)
+            self.hoist_calls(arg, lv, level_of_slot, checks)
+            fresh = self.new_slot()
+            checks[lv].append(("let", fresh, self.expr(arg)))
+            level_of_slot[fresh] = lv
+            new_remap[s] = fresh
+        saved = self.remap
+        self.remap = new_remap
+        try:
+            for let in f.lets:
+                lv = self.level(let.expr, level_of_slot)
+                self.hoist_calls(let.expr, lv, level_of_slot, checks)
+                fresh = self.new_slot()
+                checks[lv].append(("let", fresh, self.expr(let.expr)))
+                level_of_slot[fresh] = lv
+                self.remap[self.g.res[id(let)]] = fresh
+            self.hoist_calls(f.body, level, level_of_slot, checks)
+            body = self.expr(f.body)
+        finally:
+            self.remap = saved
+        self.inlined[(id(e), outer_key)] = body
+
+    def free_level(self, e, level_of_slot):
+        bound = set()
+        names = []
+        for x in _walk(e):
+            if isinstance(x, (A.CallGen, A.ListComp)):
+                bound.add(self.g.res[id(x)])
+            elif isinstance(x, A.Name):
+                r = self.g.res.get(id(x))
+                if r and r[0] == "slot":
+                    names.append(self.remap.get(r[1], r[1]))
+        lv = 0
+        for s in names:
+            if s in bound:
+                continue
+            if s not in level_of_slot:
+                return None
+            lv = max(lv, level_of_slot[s])
+        return lv
+
+    def only_slot(self, e, slot):
+        """Does ``e`` read no local slot but ``slot`` (and its own loop variables)?"""
+        bound = set()
+        seen = set()
+        for x in _walk(e):
+            if isinstance(x, (A.CallGen, A.ListComp)):
+                bound.add(self.g.res[id(x)])
+            elif isinstance(x, A.Name):
+                r = self.g.res.get(id(x))
+                if r and r[0] == "slot":
+                    seen.add(self.remap.get(r[1], r[1]))
+                elif r and r[0] == "me":
+                    pass
+        seen -= bound
+        return seen == {slot}
+
+    def new_slot(self):
+        self.m.nslots += 1
+        return self.m.nslots - 1
 
     def level(self, e, level_of_slot) -> int:
         lv = 0
         for n in _names(e):
             r = self.g.res.get(id(n))
-            if r and r[0] == "slot" and r[1] in level_of_slot:
-                lv = max(lv, level_of_slot[r[1]])
+            s = self.remap.get(r[1], r[1]) if r and r[0] == "slot" else None
+            if s is not None and s in level_of_slot:
+                lv = max(lv, level_of_slot[s])
             elif r and r[0] == "me":
                 pass
         return lv
 
 
+class _Unset:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<unset>"
+
+
+UNSET = _Unset()
+
+
+def _lazy(slot, f):
+    """Read a hoisted value, computing it on first use after a reset."""
+    def lazy(st):
+        v = st.L[slot]
+        if v is UNSET:
+            v = st.L[slot] = f(st)
+        return v
+    return lazy
+
+
 def _check_fn(items):
     """One closure running lets and requires in order; True when all hold."""
+    if not items:
+        return None
+    resets = tuple(slot for kind, slot, _ in items if kind == "reset")
+    items = [it for it in items if it[0] != "reset"]
+    fs = []
+    if resets:
+        if len(resets) == 1:
+            r0 = resets[0]
+
+            def reset(st):
+                st.L[r0] = UNSET
+                return True
+        else:
+            def reset(st):
+                L = st.L
+                for s in resets:
+                    L[s] = UNSET
+                return True
+        fs.append(reset)
+    for kind, slot, f in items:
+        if kind == "let":
+            def let(st, slot=slot, f=f):
+                st.L[slot] = f(st)
+                return True
+            fs.append(let)
+        else:
+            fs.append(f)
+
+    def chain(fs):
+        if len(fs) == 1:
+            return fs[0]
+        a = fs[0]
+        b = chain(fs[1:])
+        return lambda st: a(st) and b(st)
+    return chain(fs)
+
+
+def _check_fn_unused(items):
     if not items:
         return None
     if len(items) == 1 and items[0][0] == "req":
@@ -937,41 +1195,47 @@ def _check_fn(items):
     return check
 
 
-def _build_enumerator(params, domains, checks):
+def _build_enumerator(params, domains, checks, prefilters):
+    """Nested loops over the parameters' domains.  ``checks[i]`` runs once
+    parameters 1..i are bound; ``prefilters[i]`` filters parameter i's own
+    domain once, before the loops (an empty domain ends the search)."""
     k = len(params)
     fns = [_check_fn(c) for c in checks]
+    slots = [p[0] for p in params]
+    pre = [(i, slots[i], domains[i], f) for i, f in enumerate(prefilters) if f is not None]
 
     def level(i):
         check = fns[i + 1]
-        slot = params[i][0]
+        slot = slots[i]
         dom = domains[i]
+        filtered = prefilters[i] is not None
         if i == k - 1:
             if check is None:
-                def leaf(st, out, prefix):
-                    for v in dom(st):
+                def leaf(st, out, prefix, doms):
+                    for v in (doms[i] if filtered else dom(st)):
                         out.append(prefix + (v,))
             else:
-                def leaf(st, out, prefix):
+                def leaf(st, out, prefix, doms):
                     L = st.L
-                    for v in dom(st):
+                    for v in (doms[i] if filtered else dom(st)):
                         L[slot] = v
                         if check(st):
                             out.append(prefix + (v,))
             return leaf
         inner = level(i + 1)
         if check is None:
-            def node(st, out, prefix):
+            def node(st, out, prefix, doms):
                 L = st.L
-                for v in dom(st):
+                for v in (doms[i] if filtered else dom(st)):
                     L[slot] = v
-                    inner(st, out, prefix + (v,))
+                    inner(st, out, prefix + (v,), doms)
         else:
-            def node(st, out, prefix):
+            def node(st, out, prefix, doms):
                 L = st.L
-                for v in dom(st):
+                for v in (doms[i] if filtered else dom(st)):
                     L[slot] = v
                     if check(st):
-                        inner(st, out, prefix + (v,))
+                        inner(st, out, prefix + (v,), doms)
         return node
 
     top_check = fns[0]
@@ -985,13 +1249,48 @@ def _build_enumerator(params, domains, checks):
                     out.append(prefix)
         return enum0
     first = level(0)
-    if top_check is None:
-        return first
 
     def enum(st, out, prefix):
-        if top_check(st):
-            first(st, out, prefix)
+        if top_check is not None and not top_check(st):
+            return
+        doms = None
+        if pre:
+            doms = [None] * k
+            L = st.L
+            for i, slot, dom, f in pre:
+                d = []
+                for v in dom(st):
+                    L[slot] = v
+                    if f(st):
+                        d.append(v)
+                if not d:
+                    return
+                doms[i] = d
+        first(st, out, prefix, doms)
     return enum
+
+
+def _children(e):
+    if isinstance(e, (tuple, list)):
+        for x in e:
+            yield from _children(x) if isinstance(x, (tuple, list)) else (x,)
+        return
+    for f in getattr(e, "__attrs_attrs__", ()):
+        if f.name == "span":
+            continue
+        v = getattr(e, f.name)
+        if isinstance(v, (tuple, list)):
+            yield from _children(v)
+        elif hasattr(v, "__attrs_attrs__"):
+            yield v
+
+
+def _walk(e):
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(_children(x))
 
 
 def _names(e):

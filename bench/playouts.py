@@ -1,0 +1,154 @@
+"""Uniformly random playouts: the interpreter against the hand-written baseline.
+
+    python bench/playouts.py [GAME ...] [-n N] [--seed S] [--repeat R] [--profile]
+
+For each game in ``games/`` that has a baseline in ``../shared/baseline/``,
+plays N uniformly random games with the interpreter and N with the baseline,
+back to back in this process, on the same game seeds, and reports
+playouts/s for each and their ratio (interpreter / baseline).  With
+``--repeat R`` the pair is timed R times, alternating, and the median ratio
+is reported (the machines are noisy: compare ratios, not absolute times).
+
+This script, and only this one, reads ``../shared`` (the baseline); when it
+is missing the script says so and times the interpreter alone.
+
+Action granularity: both split a turn the same way for Emu Ranchers (play a
+card, then draw; each year-end growth is one action).  Compare playouts/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter import load  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+GAMES = {
+    # game file stem: (baseline module, default players)
+    "emu_ranchers": ("emu_ranchers", 2),
+    "fox_in_the_henhouse": ("fox_in_the_henhouse", 4),
+    "desplumados": ("desplumados", 4),
+    "hens": ("hens", 4),
+}
+
+
+def play_interpreter(game, seeds, players, rnd):
+    actions = 0
+    for seed in seeds:
+        s = game.new_state(seed, players)
+        while not s.is_terminal:
+            acts = s.legal_actions()
+            s.apply(acts[int(rnd() * len(acts))])
+            actions += 1
+    return actions
+
+
+def play_baseline(mod, seeds, players, rnd):
+    actions = 0
+    for seed in seeds:
+        s = mod.new_game(seed, players)
+        legal, apply, terminal = mod.legal_actions, mod.apply, mod.is_terminal
+        while not terminal(s):
+            acts = legal(s)
+            apply(s, acts[int(rnd() * len(acts))])
+            actions += 1
+    return actions
+
+
+def timed(fn, *args):
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t0, out
+
+
+def bench_game(stem, n, seed, repeat, baseline_mod):
+    path = ROOT / "games" / f"{stem}.rules"
+    game = load(path)
+    players = GAMES[stem][1]
+    players = max(game.min_players, min(players, game.max_players))
+    seeds = list(range(seed, seed + n))
+    rows = []
+    for _ in range(repeat):
+        ti, ai = timed(play_interpreter, game, seeds, players, random.Random(seed).random)
+        row = {"interp_s": ti, "interp_actions": ai}
+        if baseline_mod is not None:
+            tb, ab = timed(play_baseline, baseline_mod, seeds, players, random.Random(seed).random)
+            row.update(base_s=tb, base_actions=ab, ratio=tb / ti)
+        rows.append(row)
+    out = {
+        "game": stem, "players": players, "n": n, "seed": seed, "repeat": repeat,
+        "interp_playouts_per_s": n / statistics.median(r["interp_s"] for r in rows),
+        "interp_actions_per_game": rows[0]["interp_actions"] / n,
+    }
+    if baseline_mod is not None:
+        out["baseline_playouts_per_s"] = n / statistics.median(r["base_s"] for r in rows)
+        out["baseline_actions_per_game"] = rows[0]["base_actions"] / n
+        ratios = sorted(r["ratio"] for r in rows)
+        out["ratio"] = statistics.median(ratios)
+        out["ratio_range"] = [ratios[0], ratios[-1]]
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("games", nargs="*", help="game file stems (default: every game with a rules file)")
+    ap.add_argument("-n", type=int, default=300, help="playouts per timing (default 300)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=3, help="timings per game; the median is reported")
+    ap.add_argument("--json", action="store_true", help="print one JSON object per game")
+    ap.add_argument("--profile", action="store_true", help="profile the interpreter's playouts instead")
+    args = ap.parse_args(argv)
+
+    stems = args.games or [s for s in GAMES if (ROOT / "games" / f"{s}.rules").exists()]
+    unknown = [s for s in stems if s not in GAMES]
+    if unknown:
+        ap.error(f"unknown game(s): {', '.join(unknown)} (known: {', '.join(GAMES)})")
+
+    baseline = None
+    if (SHARED / "baseline").is_dir():
+        sys.path.insert(0, str(SHARED))
+        import importlib
+        baseline = {s: importlib.import_module(f"baseline.{GAMES[s][0]}") for s in stems
+                    if (SHARED / "baseline" / f"{GAMES[s][0]}.py").exists()}
+    else:
+        print(f"note: {SHARED / 'baseline'} is missing; timing the interpreter alone (no ratio)",
+              file=sys.stderr)
+
+    if args.profile:
+        import cProfile
+        import pstats
+        for stem in stems:
+            game = load(ROOT / "games" / f"{stem}.rules")
+            players = max(game.min_players, min(GAMES[stem][1], game.max_players))
+            prof = cProfile.Profile()
+            prof.runcall(play_interpreter, game, range(args.n), players, random.Random(args.seed).random)
+            pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+        return 0
+
+    for stem in stems:
+        r = bench_game(stem, args.n, args.seed, args.repeat, (baseline or {}).get(stem))
+        if args.json:
+            print(json.dumps(r))
+            continue
+        print(f"{stem}  players={r['players']}  n={r['n']}  seed={r['seed']}  repeat={r['repeat']}")
+        print(f"  interpreter  {r['interp_playouts_per_s']:9.1f} playouts/s"
+              f"  ({r['interp_actions_per_game']:.1f} actions/game)")
+        if "ratio" in r:
+            print(f"  baseline     {r['baseline_playouts_per_s']:9.1f} playouts/s"
+                  f"  ({r['baseline_actions_per_game']:.1f} actions/game)")
+            lo, hi = r["ratio_range"]
+            print(f"  ratio        {r['ratio']:9.3f}x  (range {lo:.3f}-{hi:.3f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
