@@ -142,7 +142,7 @@ class Compiler:
         for k, (name, v) in enumerate(g.card_vars.items()):
             self.cvar_base[name] = k * ncards
             m.cvar_names.append((name, g.types[id(v)], k * ncards))
-            cv_defaults.append(self.expr(v.default))
+            cv_defaults.append((g.res[id(v)], self.expr(v.default)))
 
         def var_defaults(st, V_defaults=V_defaults, pv_defaults=pv_defaults):
             V = [f(st) for f in V_defaults]
@@ -152,8 +152,10 @@ class Compiler:
 
         def cvar_defaults(st, cv_defaults=cv_defaults):
             C = []
-            for f in cv_defaults:
-                C.extend([f(st)] * ncards)
+            for slot, f in cv_defaults:
+                for c in range(ncards):
+                    st.L[slot] = c
+                    C.append(f(st))
             return C
 
         m.var_defaults = var_defaults
@@ -968,6 +970,7 @@ class Compiler:
         level_of_slot = {slot: i + 1 for i, (slot, _, _) in enumerate(params)}
         pre = self._preamble(a)
         k = len(params)
+        self.hoist_keys = {}  # hoisted values are shared within one action only
         checks = [[] for _ in range(k + 1)]
         prefilters = [[] for _ in range(k)]
         lets = []

@@ -49,6 +49,35 @@ class Game:
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
         return self.machine.new_state(seed, num_players)
 
+    def evaluate(self, state: State, text: str):
+        """Evaluate an expression of the rules language in ``state`` (for
+        tests, debugging and tools), e.g. ``bird_value(birds(0)[0])``.
+        Raises :class:`RulesError` if the expression does not check."""
+        from rulelang.checker import check_expression
+        from rulelang.parser import parse_expression
+
+        from .compiler import Compiler
+
+        e, diags = parse_expression(text)
+        if e is None:
+            raise RulesError(diags, text)
+        t, diags = check_expression(self.checked, e)
+        if [d for d in diags if d.severity == "error"]:
+            raise RulesError(diags, text)
+        comp = Compiler(self.checked, self.machine.params)
+        comp.m = self.machine  # read its tables; the code list is not touched
+        comp.var_index = {name: i for name, _, i in self.machine.var_names}
+        comp.pvar_base = {name: base for name, _, base in self.machine.pvar_names}
+        comp.cvar_base = {name: base for name, _, base in self.machine.cvar_names}
+        saved_nslots = self.machine.nslots
+        f = comp.expr(e)
+        need = max(self.checked.nslots + 1, self.machine.nslots)
+        self.machine.nslots = saved_nslots
+        if len(state.L) < need:
+            state.L.extend([0] * (need - len(state.L)))
+        value = f(state)
+        return self.machine.to_python(t, value)
+
     def with_params(self, **overrides) -> "Game":
         params = dict(self.machine.params)
         params.update(overrides)

@@ -214,6 +214,39 @@ class Machine:
             return ad.template.format(**values)
         return " ".join([ad.name] + [values[name] for _, _, name in ad.params])
 
+    def to_python(self, typ, v):
+        """A runtime value as plain Python: cards by name, stacks as lists of
+        names, sets as sorted member names."""
+        if typ == "card":
+            return self.card_names[v]
+        if typ.startswith("set:"):
+            members = self.enum_members[typ[4:]]
+            return {m for i, m in enumerate(members) if v >> i & 1}
+        if typ.startswith("enum:"):
+            return self.enum_members[typ[5:]][v]
+        if typ.startswith("list:"):
+            return [self.to_python(typ[5:], x) for x in v]
+        return v
+
+    # ------------------------------------------------------------ scenarios
+    def zone_instance(self, st, zone: str, player=None) -> int:
+        for z in self.zones:
+            if z.name == zone:
+                if z.per_player:
+                    if player is None or not 0 <= player < st.n:
+                        raise ValueError(f"zone {zone!r} belongs to each player: give player=0..{st.n - 1}")
+                    return z.index * self.stride + player
+                if player is not None:
+                    raise ValueError(f"zone {zone!r} is shared: give no player")
+                return z.index * self.stride
+        raise ValueError(f"no zone named {zone!r}")
+
+    def card_ids(self, name: str) -> list:
+        ids = [i for i, n in enumerate(self.card_names) if n == name]
+        if not ids:
+            raise ValueError(f"no card named {name!r}")
+        return ids
+
     # ------------------------------------------------------------ outcome
     def scores(self, st) -> list:
         out = []

@@ -199,6 +199,99 @@ class State:
     def card_name(self, card: int) -> str:
         return self.m.card_names[card]
 
+    # ------------------------------------------------------------ scenarios
+    # Public helpers to set up a position by hand (tests, tutorials, tools).
+    # They change the state outside the rules: use them before play resumes.
+
+    def zone_cards(self, zone: str, player: int | None = None) -> list:
+        """The card names in a zone instance, bottom first (for a row of
+        stacks, a list of lists)."""
+        inst = self.m.zone_instance(self, zone, player)
+        names = self.m.card_names
+        content = self.Z[inst]
+        if inst in self.m.stack_instances:
+            return [[names[c] for c in s] for s in content]
+        return [names[c] for c in content]
+
+    def put(self, cards, zone: str, player: int | None = None, stack: int | None = None) -> None:
+        """Move the named cards (names or ids), in order, onto the top of a
+        zone; for a row of stacks, into a new stack (``stack=None``) or onto
+        stack number ``stack`` (0-based).  A name with several copies takes
+        the first copy not already placed by this call."""
+        m = self.m
+        inst = m.zone_instance(self, zone, player)
+        ids = []
+        for c in cards:
+            if isinstance(c, str):
+                free = [i for i in m.card_ids(c) if i not in ids]
+                if not free:
+                    raise ValueError(f"no more copies of {c!r}")
+                c = free[0]
+            if self.loc[c] < 0:
+                raise ValueError(f"{m.card_names[c]!r} is not in play in this game")
+            ids.append(c)
+        for c in ids:
+            src = self.Z[self.loc[c]]
+            if self.loc[c] in m.stack_instances:
+                for i, s in enumerate(src):
+                    if c in s:
+                        s.remove(c)
+                        if not s:
+                            del src[i]
+                        break
+            else:
+                src.remove(c)
+            self.loc[c] = inst
+        if inst in m.stack_instances:
+            if stack is None:
+                self.Z[inst].append(ids)
+            else:
+                self.Z[inst][stack].extend(ids)
+        else:
+            self.Z[inst].extend(ids)
+        self._legal = None
+
+    def get_var(self, name: str, player: int | None = None):
+        for vname, _, i in self.m.var_names:
+            if vname == name:
+                return self.V[i]
+        for vname, _, base in self.m.pvar_names:
+            if vname == name:
+                return self.V[base + player]
+        raise ValueError(f"no variable named {name!r}")
+
+    def set_var(self, name: str, value, player: int | None = None) -> None:
+        for vname, _, i in self.m.var_names:
+            if vname == name:
+                self.V[i] = value
+                self._legal = None
+                return
+        for vname, _, base in self.m.pvar_names:
+            if vname == name:
+                self.V[base + player] = value
+                self._legal = None
+                return
+        raise ValueError(f"no variable named {name!r}")
+
+    def card_var(self, name: str, card) -> object:
+        cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
+        for vname, _, base in self.m.cvar_names:
+            if vname == name:
+                return self.C[base + cid]
+        raise ValueError(f"no card var named {name!r}")
+
+    def set_card_var(self, name: str, card, value) -> None:
+        cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
+        for vname, _, base in self.m.cvar_names:
+            if vname == name:
+                self.C[base + cid] = value
+                self._legal = None
+                return
+        raise ValueError(f"no card var named {name!r}")
+
+    def legal_action_texts(self) -> list:
+        return [self.action_text(a) for a in self.legal_actions()]
+
     def __repr__(self):
         who = "terminal" if self.done else ("chance" if self.chance_n else f"player {self.me + 1}")
         return f"<State {self.m.title!r} {who}, {len(self.history)} moves>"

@@ -86,6 +86,9 @@ class CheckedGame:
     card_names: dict = attrs.Factory(dict)  # name -> first card id
     # the node ids of expressions whose value is a card name literal
     warnings: list = attrs.Factory(list)
+    checker: object = None  # the Checker, kept to check extra expressions later
+
+
 
 
 class _Scope:
@@ -189,7 +192,7 @@ class Checker:
             if name not in self.used_actions:
                 self.warn("RL114", f'action "{name}" is never offered by a choose', a.span)
         self.g.nslots = self.slot
-        errors = [d for d in self.diags if d.severity == "error"]
+        self.g.checker = self
         self.g.warnings = [d for d in self.diags if d.severity == "warning"]
         return self.g, sorted(self.diags, key=lambda d: (d.span.line, d.span.column))
 
@@ -365,7 +368,12 @@ class Checker:
     def check_var_default(self, v: A.Var):
         if id(v) not in self.g.types:
             return
-        t = self.expr(v.default, _Scope(), {"const": True})
+        scope = _Scope()
+        if v.kind == "card var":  # the default may read the card's attributes
+            slot = self.new_slot()
+            scope.names["card"] = ("card", slot, False)
+            self.g.res[id(v)] = slot
+        t = self.expr(v.default, scope, {"const": True})
         self.expect(t, self.g.types[id(v)], v.default, "the initial value")
 
     def check_deck(self, d: A.Deck):
@@ -1004,6 +1012,18 @@ class Checker:
                 return "int"
             return self.aggregate_type(f, et, e.args[0])
         return ERR  # pragma: no cover
+
+
+def check_expression(g: CheckedGame, e) -> tuple[str, list[Diagnostic]]:
+    """Type-check an extra expression against a checked game (as if inside a
+    turn: ``me`` is the player to move).  Returns (type, diagnostics)."""
+    ch = g.checker
+    before = len(ch.diags)
+    t = ch.expr(e, _Scope(), {"turn": True})
+    g.nslots = max(g.nslots, ch.slot)
+    new = ch.diags[before:]
+    del ch.diags[before:]
+    return t, new
 
 
 def _sub_blocks(st):

@@ -39,6 +39,7 @@ def _lark() -> Lark:
         postlex=_RulesIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
+        start=["start", "expr"],
     )
 
 
@@ -131,7 +132,7 @@ def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagn
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = _lark().parse(text)
+        tree = _lark().parse(text, start="start")
     except DedentError as err:
         line = _dedent_line(text, err)
         return None, [Diagnostic("RL002", "unindent does not match any outer indentation level",
@@ -564,6 +565,23 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def list_comp(self, meta, c):
         return A.ListComp(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
+
+
+def parse_expression(text: str, file: str = "<expression>"):
+    """Parse one expression (for tools and tests); returns (expr, diagnostics)."""
+    text = " ".join(text.split("\n"))
+    try:
+        tree = _lark().parse(text, start="expr")
+    except UnexpectedInput as err:
+        return None, [_syntax_diagnostic(file, text, err)]
+    except RecursionError:
+        return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
+    try:
+        return _Builder(file).transform(tree), []
+    except VisitError as err:
+        if isinstance(err.orig_exc, _BuildError):
+            return None, [err.orig_exc.diagnostic]
+        raise
 
 
 def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:

@@ -1,0 +1,36 @@
+"""Bots that play a game.
+
+A bot sees only what a player at the table would: the list of legal actions
+(opaque values from ``State.legal_actions()``) and, optionally, that player's
+observation (``State.observation(seat)``, a JSON-ready dict).  It never gets
+the :class:`~interpreter.runtime.State` itself, so it cannot peek at hidden
+cards or the random generator.
+
+    agent = RandomAgent(seed=7)
+    action = agent.choose(state.legal_actions(), state.observation(seat))
+"""
+
+from __future__ import annotations
+
+import random
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions, with its own seeded RNG
+    (so a bot's choices do not depend on other bots or on the game's
+    chance)."""
+
+    #: The runner computes an observation only for bots that set this.
+    needs_observation = False
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, legal_actions, observation=None):
+        """One of ``legal_actions`` (a non-empty sequence), uniformly."""
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        return legal_actions[self.rng.randrange(len(legal_actions))]
+
+
+__all__ = ["RandomAgent"]
