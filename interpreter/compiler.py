@@ -88,10 +88,9 @@ class Compiler:
         self.code = self.m.code
         self.fn_cache = {}
         self.action_defs = {}
-        self.hoist = {}  # id(node) -> slot, while compiling a require
-        self.hoist_keys = {}
-        self.remap = {}  # function slot -> fresh slot, inside an inlined call
-        self.inlined = {}  # id(call node) -> closure of its inlined body
+        self.remap = {}
+        from .codegen import CodeGen
+        self.cg = CodeGen(self)
 
     # ------------------------------------------------------------ top
     def compile(self) -> Machine:
@@ -219,18 +218,17 @@ class Compiler:
 
     # ------------------------------------------------------------ expressions
     def expr(self, e):
-        if self.hoist:
-            f = self.hoist.get((id(e), self._remap_key()))
-            if f is not None:
-                return f
-        if self.inlined:
-            f = self.inlined.get((id(e), self._remap_key()))
-            if f is not None:
-                return f
-        return self._expr(e)
+        """A function state -> value: generated source where possible
+        (:mod:`interpreter.codegen`), else a tree of closures."""
+        if isinstance(e, (A.IntLit, A.BoolLit, A.StrLit, A.SetLit)) or (
+                isinstance(e, A.Name) and self.g.res.get(id(e), ("",))[0] in ("param", "member", "zone")):
+            return self._expr(e)  # constants stay foldable
+        f = self.cg.lambda_of(e)
+        return f if f is not None else self._expr(e)
 
-    def _remap_key(self):
-        return tuple(sorted(self.remap.items())) if self.remap else ()
+    def closure(self, e):
+        """The closure form of one node (its children may be generated)."""
+        return self._expr(e)
 
     def seq(self, e):
         """A closure giving an iterable of the elements of a collection expression."""
@@ -342,7 +340,7 @@ class Compiler:
 
     def slot_of(self, e):
         """The slot a plain local name reads, else None (hoisted nodes excluded)."""
-        if isinstance(e, A.Name) and not (self.hoist and id(e) in self.hoist):
+        if isinstance(e, A.Name):
             r = self.g.res.get(id(e))
             if r and r[0] == "slot":
                 return self.remap.get(r[1], r[1])
@@ -423,8 +421,7 @@ class Compiler:
             return lambda st: a(st) % b(st)
         if op == "&":
             return lambda st: a(st) & b(st)
-        if op == "!=" and isinstance(e.left, A.BinOp) and e.left.op == "&" and _is_const(b) \
-                and not (self.hoist and id(e.left) in self.hoist):
+        if op == "!=" and isinstance(e.left, A.BinOp) and e.left.op == "&" and _is_const(b):
             x, y, k = self.expr(e.left.left), self.expr(e.left.right), b.const
             return lambda st: x(st) & y(st) != k
         if op == "|":
@@ -469,7 +466,7 @@ class Compiler:
         attribute of the loop variable (or a simple test on one)."""
         if isinstance(e, A.Attr) and self.slot_of(e.obj) == slot and e.name in self.g.card_attrs:
             return self.m.card_attrs[e.name][0].__getitem__
-        if isinstance(e, A.BinOp) and e.op in ("in", "==", "!=") and not (self.hoist and id(e) in self.hoist):
+        if isinstance(e, A.BinOp) and e.op in ("in", "==", "!="):
             get = self.elem_fn(e.left, slot)
             b = self.expr(e.right)
             if get is None or not _is_const(b):
@@ -964,14 +961,17 @@ class Compiler:
 
     # ------------------------------------------------------------ actions
     def compile_action(self, a: A.Action) -> ActionDef:
+        """Plan the search for an action's legal parameter values: each
+        require and let goes to the first loop level where all it reads is
+        bound; a require on one parameter alone filters that parameter's
+        domain once; calls that depend only on outer parameters are
+        computed once per outer value.  Then generate the loops."""
         g = self.g
-        pslots = g.action_slots[a.name]
-        params = [(slot, t, name) for slot, t, name in pslots]
+        params = list(g.action_slots[a.name])
         level_of_slot = {slot: i + 1 for i, (slot, _, _) in enumerate(params)}
         pre = self._preamble(a)
         k = len(params)
-        self.hoist_keys = {}  # hoisted values are shared within one action only
-        checks = [[] for _ in range(k + 1)]
+        levels = [[] for _ in range(k + 1)]
         prefilters = [[] for _ in range(k)]
         lets = []
         for item in pre:
@@ -979,35 +979,23 @@ class Compiler:
                 level = self.level(item.expr, level_of_slot)
                 slot = g.res[id(item)]
                 level_of_slot[slot] = level
-                f = self.expr(item.expr)
-                checks[level].append(("let", slot, f))
-                lets.append((slot, f))
-            else:
-                level = self.level(item.cond, level_of_slot)
-                if level > 0 and self.only_slot(item.cond, params[level - 1][0]) \
-                        and self.free_level(a.params[level - 1].domain, level_of_slot) == 0 \
-                        and a.params[level - 1].high is None:
-                    # a filter on one parameter alone: applied to its domain once
-                    prefilters[level - 1].append(self.expr(item.cond))
-                    continue
-                self.hoist_calls(item.cond, level, level_of_slot, checks)
-                checks[level].append(("req", None, self.expr(item.cond)))
-                self.hoist = {}
-                self.inlined = {}
-        domains = []
-        for p, (slot, t, name) in zip(a.params, params):
-            if p.high is not None:
-                lo, hi = self.expr(p.domain), self.expr(p.high)
-                domains.append(lambda st, lo=lo, hi=hi: range(lo(st), hi(st) + 1))
-            else:
-                domains.append(self.seq(p.domain))
-        pre = [_check_fn([("req", None, f) for f in fs]) for fs in prefilters]
-        enum = _build_enumerator(params, domains, checks, pre)
-        return ActionDef(a.name, params, enum, lets, a.template, a.span)
+                levels[level].append(("let", slot, item.expr))
+                lets.append((slot, self.expr(item.expr)))
+                continue
+            level = self.level(item.cond, level_of_slot)
+            if level > 0 and self.only_slot(item.cond, params[level - 1][0]) \
+                    and self.free_level(a.params[level - 1].domain, level_of_slot) == 0 \
+                    and a.params[level - 1].high is None:
+                prefilters[level - 1].append(item.cond)
+                continue
+            self.hoist_nodes(item.cond, level, level_of_slot, levels)
+            levels[level].append(("req", None, item.cond))
+        plan = ([(slot, p.domain, p.high) for (slot, _, _), p in zip(params, a.params)], levels, prefilters)
+        enum = self.cg.enumerator(plan)
+        return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span)
 
-    def hoist_calls(self, e, level, level_of_slot, checks):
-        """Compute calls that depend only on outer parameters once per outer
-        value: each becomes a hidden let at its own level."""
+    def hoist_nodes(self, e, level, level_of_slot, levels):
+        """Mark calls inside a require that depend only on outer parameters."""
         if level == 0:
             return
         if isinstance(e, (A.CallGen, A.ListComp)) or (
@@ -1015,55 +1003,10 @@ class Compiler:
                 and e.func not in ("can", "all_cards")):
             lv = self.free_level(e, level_of_slot)
             if lv is not None and lv < level:
-                key = (e, lv, self._remap_key())
-                entry = self.hoist_keys.get(key)
-                if entry is None:
-                    slot = self.new_slot()
-                    entry = (slot, _lazy(slot, self.expr(e)))
-                    self.hoist_keys[key] = entry
-                    checks[lv].append(("reset", slot, None))
-                self.hoist[(id(e), self._remap_key())] = entry[1]
-                return
-            if lv is not None and isinstance(e, A.Call) and self.g.res[id(e)][0] == "func":
-                self.inline_call(e, level, level_of_slot, checks)
+                levels[lv].append(("hoist", None, e))
                 return
         for child in _children(e):
-            self.hoist_calls(child, level, level_of_slot, checks)
-
-    def inline_call(self, e, level, level_of_slot, checks):
-        """Inline a user function called in a require: its arguments and lets
-        become hidden lets at their own levels (fresh slots for this call),
-        so the parts of its body that depend on outer parameters only are
-        hoisted like any other."""
-        f = self.g.functions[e.func]
-        outer_key = self._remap_key()
-        new_remap = dict(self.remap)
-        for (s, _), arg in zip(self.g.func_slots[e.func][0], e.args):
-            alias = self.slot_of(arg)
-            if alias is not None and alias in level_of_slot:
-                new_remap[s] = alias  # a plain parameter: read it where it is
-                continue
-            lv = self.level(arg, level_of_slot)
-            self.hoist_calls(arg, lv, level_of_slot, checks)
-            fresh = self.new_slot()
-            checks[lv].append(("let", fresh, self.expr(arg)))
-            level_of_slot[fresh] = lv
-            new_remap[s] = fresh
-        saved = self.remap
-        self.remap = new_remap
-        try:
-            for let in f.lets:
-                lv = self.level(let.expr, level_of_slot)
-                self.hoist_calls(let.expr, lv, level_of_slot, checks)
-                fresh = self.new_slot()
-                checks[lv].append(("let", fresh, self.expr(let.expr)))
-                level_of_slot[fresh] = lv
-                self.remap[self.g.res[id(let)]] = fresh
-            self.hoist_calls(f.body, level, level_of_slot, checks)
-            body = self.expr(f.body)
-        finally:
-            self.remap = saved
-        self.inlined[(id(e), outer_key)] = body
+            self.hoist_nodes(child, level, level_of_slot, levels)
 
     def free_level(self, e, level_of_slot):
         bound = set()
@@ -1114,163 +1057,6 @@ class Compiler:
             elif r and r[0] == "me":
                 pass
         return lv
-
-
-class _Unset:
-    __slots__ = ()
-
-    def __repr__(self):
-        return "<unset>"
-
-
-UNSET = _Unset()
-
-
-def _lazy(slot, f):
-    """Read a hoisted value, computing it on first use after a reset."""
-    def lazy(st):
-        v = st.L[slot]
-        if v is UNSET:
-            v = st.L[slot] = f(st)
-        return v
-    return lazy
-
-
-def _check_fn(items):
-    """One closure running lets and requires in order; True when all hold."""
-    if not items:
-        return None
-    resets = tuple(slot for kind, slot, _ in items if kind == "reset")
-    items = [it for it in items if it[0] != "reset"]
-    fs = []
-    if resets:
-        if len(resets) == 1:
-            r0 = resets[0]
-
-            def reset(st):
-                st.L[r0] = UNSET
-                return True
-        else:
-            def reset(st):
-                L = st.L
-                for s in resets:
-                    L[s] = UNSET
-                return True
-        fs.append(reset)
-    for kind, slot, f in items:
-        if kind == "let":
-            def let(st, slot=slot, f=f):
-                st.L[slot] = f(st)
-                return True
-            fs.append(let)
-        else:
-            fs.append(f)
-
-    def chain(fs):
-        if len(fs) == 1:
-            return fs[0]
-        a = fs[0]
-        b = chain(fs[1:])
-        return lambda st: a(st) and b(st)
-    return chain(fs)
-
-
-def _check_fn_unused(items):
-    if not items:
-        return None
-    if len(items) == 1 and items[0][0] == "req":
-        return items[0][2]
-    if all(kind == "req" for kind, _, _ in items):
-        fs = [f for _, _, f in items]
-        if len(fs) == 2:
-            a, b = fs
-            return lambda st: a(st) and b(st)
-        return lambda st: all(f(st) for f in fs)
-
-    def check(st):
-        L = st.L
-        for kind, slot, f in items:
-            if kind == "let":
-                L[slot] = f(st)
-            elif not f(st):
-                return False
-        return True
-    return check
-
-
-def _build_enumerator(params, domains, checks, prefilters):
-    """Nested loops over the parameters' domains.  ``checks[i]`` runs once
-    parameters 1..i are bound; ``prefilters[i]`` filters parameter i's own
-    domain once, before the loops (an empty domain ends the search)."""
-    k = len(params)
-    fns = [_check_fn(c) for c in checks]
-    slots = [p[0] for p in params]
-    pre = [(i, slots[i], domains[i], f) for i, f in enumerate(prefilters) if f is not None]
-
-    def level(i):
-        check = fns[i + 1]
-        slot = slots[i]
-        dom = domains[i]
-        filtered = prefilters[i] is not None
-        if i == k - 1:
-            if check is None:
-                def leaf(st, out, prefix, doms):
-                    for v in (doms[i] if filtered else dom(st)):
-                        out.append(prefix + (v,))
-            else:
-                def leaf(st, out, prefix, doms):
-                    L = st.L
-                    for v in (doms[i] if filtered else dom(st)):
-                        L[slot] = v
-                        if check(st):
-                            out.append(prefix + (v,))
-            return leaf
-        inner = level(i + 1)
-        if check is None:
-            def node(st, out, prefix, doms):
-                L = st.L
-                for v in (doms[i] if filtered else dom(st)):
-                    L[slot] = v
-                    inner(st, out, prefix + (v,), doms)
-        else:
-            def node(st, out, prefix, doms):
-                L = st.L
-                for v in (doms[i] if filtered else dom(st)):
-                    L[slot] = v
-                    if check(st):
-                        inner(st, out, prefix + (v,), doms)
-        return node
-
-    top_check = fns[0]
-    if k == 0:
-        if top_check is None:
-            def enum0(st, out, prefix):
-                out.append(prefix)
-        else:
-            def enum0(st, out, prefix):
-                if top_check(st):
-                    out.append(prefix)
-        return enum0
-    first = level(0)
-
-    def enum(st, out, prefix):
-        if top_check is not None and not top_check(st):
-            return
-        doms = None
-        if pre:
-            doms = [None] * k
-            L = st.L
-            for i, slot, dom, f in pre:
-                d = []
-                for v in dom(st):
-                    L[slot] = v
-                    if f(st):
-                        d.append(v)
-                if not d:
-                    return
-                doms[i] = d
-        first(st, out, prefix, doms)
-    return enum
 
 
 def _children(e):

@@ -78,14 +78,14 @@ class Game:
         value = f(state)
         return self.machine.to_python(t, value)
 
-    def with_params(self, **overrides) -> "Game":
+    def with_params(self, /, **overrides) -> "Game":
         params = dict(self.machine.params)
         params.update(overrides)
         return Game(compile_game(self.checked, params, self.explicit_chance), self.checked, self.path,
                     self.explicit_chance)
 
 
-def load(path, explicit_chance: bool = False, **params) -> Game:
+def load(path, /, explicit_chance: bool = False, **params) -> Game:
     """Parse, check and compile a rules file.  Raises
     :class:`rulelang.RulesError` for a bad file and :class:`ParamError` for
     a bad parameter."""

@@ -152,8 +152,10 @@ class Machine:
                 if steps > MAX_AUTO_STEPS:
                     raise RuleError(f"the flow ran {MAX_AUTO_STEPS} steps without a decision; "
                                     "a loop without a choose never ends", code[pc][3])
-        except RuleError:
+        except RuleError as err:
             st.pc = pc
+            if err.span is None:
+                raise RuleError(err.message, code[pc][3]) from None
             raise
         except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
             st.pc = pc
@@ -323,15 +325,18 @@ class Machine:
 
 
 def _zone_text(content) -> str:
+    """One line for a zone's observed content (see :meth:`Machine.observation`)."""
     if isinstance(content, dict):
         if "count" in content:
             return f"{content['count']} hidden cards"
         return "stacks of " + ", ".join(map(str, content["stacks"])) + " hidden cards"
-    if content and isinstance(content[0], list):
-        return " | ".join(", ".join(s) for s in content) if content else "-"
-    if content and isinstance(content[0], (list, dict)):
-        return "; ".join(_zone_text(c) for c in content)
-    return ", ".join(content) if content else "-"
+    if not content:
+        return "-"
+    if all(isinstance(x, str) for x in content):
+        return ", ".join(content)
+    if all(isinstance(x, list) and all(isinstance(y, str) for y in x) for x in content):
+        return " | ".join(", ".join(s) for s in content)  # a row of stacks
+    return "; ".join(f"P{i + 1}: {_zone_text(x)}" for i, x in enumerate(content))  # per player
 
 
 def _jsonable(v):

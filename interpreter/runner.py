@@ -186,8 +186,7 @@ def _load_game(path: str, params: dict) -> Game:
         return load(path, **params)
     except RulesError as e:
         click.echo(e.render(), err=True)
-        n = len(e.diagnostics)
-        raise _Failure(f"{path} has {n} error{'s' if n != 1 else ''}", 1) from None
+        raise _Failure(f"{path} has {_plural(len(e.diagnostics), 'error')}", 1) from None
     except ParamError as e:
         raise _usage_error(str(e)) from None
     except RuleError as e:
@@ -264,14 +263,18 @@ def _play_reported(state, agents, max_actions, path, seed, on_action=None) -> in
     try:
         return play(state, agents, max_actions, on_action)
     except RuleError as e:
-        raise _rule_failure(e, path, f" (game seed {seed}, after {len(state.history)} actions)") from None
+        raise _rule_failure(e, path, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
     except _DeadState as e:
         n, seat = e.args
-        raise _Failure(f"the game is not over after {n} actions, but P{seat + 1} has no legal action "
+        raise _Failure(f"the game is not over after {_plural(n, 'action')}, but P{seat + 1} has no legal action "
                        f"(game seed {seed})", 1, kind="dead state") from None
     except _TooLong as e:
-        raise _Failure(f"the game has not ended after {e.args[0]} actions (game seed {seed}); "
+        raise _Failure(f"the game has not ended after {_plural(e.args[0], 'action')} (game seed {seed}); "
                        "see --max-actions", 1) from None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _value_text(v) -> str:
@@ -309,8 +312,7 @@ def check_cmd(file):
     _print_diagnostics(diags, text)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
-        n = max(len(errors), 1)
-        raise _Failure(f"{file} has {n} error{'s' if n != 1 else ''}", 1)
+        raise _Failure(f"{file} has {_plural(max(len(errors), 1), 'error')}", 1)
     try:
         compile_game(checked)
     except RuleError as e:
@@ -319,8 +321,7 @@ def check_cmd(file):
     except ParamError as e:
         click.echo(f"{file}: error: {e}", err=True)
         raise _Failure(f"{file} does not compile", 1) from None
-    warnings = len(diags)
-    click.echo(f"{file}: ok" + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings else ""))
+    click.echo(f"{file}: ok" + (f" ({_plural(len(diags), 'warning')})" if diags else ""))
 
 
 @cli.command("run")
@@ -359,7 +360,7 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
     count = _play_reported(state, make_agents(seed, n), max_actions, file, seed, None if quiet else log)
     if not quiet:
         click.echo("")
-    click.echo(f"game over after {count} actions")
+    click.echo(f"game over after {_plural(count, 'action')}")
     click.echo(f"scores: {_seats(state.scores())}")
     winners = state.winners()
     if not winners:

@@ -1,0 +1,403 @@
+"""Expression trees and action enumerators -> Python functions.
+
+The closure compiler in :mod:`interpreter.compiler` makes one closure per
+AST node; a require over (stack, card) pairs then costs a dozen Python calls
+per pair.  This module instead writes each expression tree as one Python
+expression, and each action's search for legal parameter values as nested
+loops, then compiles that source once at load time.
+
+Safety: no text of the rules file ever reaches the generated source.  The
+source is built only from generated identifiers (``v3``, ``h2``, ``_k7``),
+Python operators and keywords, and ``int`` literals; every other object (card
+attribute tables, helper functions, fallback closures) is passed in through
+the namespace under a generated name.  :func:`_compile_source` refuses any
+source with a character outside a small allowlist (no quotes, no
+backslashes, no ``#``), so a rules file cannot inject code even through a
+bug here.
+
+Anything this module does not handle falls back to the closure compiler and
+is called as ``_kN(st)`` (the loop variables it reads are kept in the
+state's slots for that purpose).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulelang import ast as A
+
+from .runtime import STACK_MASK, STACK_SHIFT
+
+_ALLOWED = re.compile(r"[A-Za-z0-9_ \n()\[\]+\-*/%&|<>=!.,:~^]*\Z")
+
+
+class _NoEmit(Exception):
+    """This node cannot be written as source in this context."""
+
+
+def _compile_source(src: str, ns: dict, name: str):
+    if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
+        raise AssertionError("generated source has a character outside the allowlist")
+    code = compile(src, f"<rulelang:{name}>", "exec")
+    exec(code, ns)  # noqa: S102 - source built from generated identifiers only (see module doc)
+    return ns[name]
+
+
+def _sign(v):
+    return (v > 0) - (v < 0)
+
+
+def _inter(values):
+    acc = -1
+    for v in values:
+        acc &= v
+    return acc if acc != -1 else 0
+
+
+def _union(values):
+    acc = 0
+    for v in values:
+        acc |= v
+    return acc
+
+
+def _count(values):
+    return sum(1 for v in values if v)
+
+
+def _stack(st, v):
+    return st.Z[v >> STACK_SHIFT][v & STACK_MASK]
+
+
+def _stacks(st, inst):
+    base = inst << STACK_SHIFT
+    return range(base, base + len(st.Z[inst]))
+
+
+class CodeGen:
+    def __init__(self, comp):
+        self.c = comp
+        self.g = comp.g
+        from .compiler import least_sum_at_least
+
+        self.ns = {"_sign": _sign, "_inter": _inter, "_union": _union, "_count": _count,
+                   "_stack": _stack, "_stacks": _stacks, "_lsal": least_sum_at_least}
+        self.names = {}  # id(obj) -> generated name
+        self.counter = 0
+        self.fn_names = {}  # user function name -> generated name
+
+    # ------------------------------------------------------------ helpers
+    def ref(self, obj, prefix="_k") -> str:
+        key = id(obj)
+        name = self.names.get(key)
+        if name is None:
+            self.counter += 1
+            name = f"{prefix}{self.counter}"
+            self.names[key] = name
+            self.ns[name] = obj
+        return name
+
+    def fresh(self, prefix) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def t(self, e):
+        return self.g.types.get(id(e), "error")
+
+    # ------------------------------------------------------------ entry points
+    def lambda_of(self, e):
+        """A function state -> value for an expression (slots read from the state)."""
+        try:
+            src = self.expr(e, {})
+        except _NoEmit:  # pragma: no cover - every slot is in the state here
+            return None
+        name = self.fresh("_e")
+        return _compile_source(f"def {name}(st):\n    return {src}\n", self.ns, name)
+
+    # ------------------------------------------------------------ expressions
+    # ctx: slot -> (source, in_slots); "nodes": id(node) -> source of a hoisted value
+    def expr(self, e, ctx) -> str:
+        nodes = ctx.get("nodes")
+        if nodes:
+            src = nodes.get(id(e))
+            if src is not None:
+                return src
+        method = getattr(self, "e_" + type(e).__name__, None)
+        if method is None:
+            return self.fallback(e, ctx)
+        return method(e, ctx)
+
+    def fallback(self, e, ctx) -> str:
+        from .compiler import _walk
+
+        for x in _walk(e):
+            if isinstance(x, A.Name):
+                r = self.g.res.get(id(x))
+                if r and r[0] == "slot" and r[1] in ctx and not ctx[r[1]][1]:
+                    raise _NoEmit
+        f = self.c.closure(e)
+        return f"{self.ref(f)}(st)"
+
+    def slot(self, k, ctx) -> str:
+        entry = ctx.get(k)
+        return entry[0] if entry is not None else f"st.L[{int(k)}]"
+
+    @staticmethod
+    def lit(v) -> str:
+        if isinstance(v, bool):
+            return "True" if v else "False"
+        return f"({int(v)})" if v < 0 else str(int(v))
+
+    def e_IntLit(self, e, ctx):
+        return self.lit(e.value)
+
+    def e_BoolLit(self, e, ctx):
+        return self.lit(e.value)
+
+    def e_StrLit(self, e, ctx):
+        return str(int(self.g.card_names[e.value]))
+
+    def e_Name(self, e, ctx):
+        r = self.g.res[id(e)]
+        kind = r[0]
+        if kind == "slot":
+            return self.slot(r[1], ctx)
+        if kind == "me":
+            return "st.me"
+        if kind == "players":
+            return "range(st.n)"
+        if kind == "player_count":
+            return "st.n"
+        if kind == "param":
+            return self.lit(self.c.param_values[r[1]])
+        if kind == "member":
+            return str(int(self.g.members[r[1]][1]))
+        if kind == "var":
+            return f"st.V[{int(self.c.var_index[r[1]])}]"
+        if kind == "zone":
+            return str(int(self.g.zones[r[1]].index * self.c.m.stride))
+        return self.fallback(e, ctx)  # pragma: no cover
+
+    def e_SetLit(self, e, ctx):
+        mask = 0
+        for it in e.items:
+            mask |= 1 << self.g.members[it.id][1]
+        return str(int(mask))
+
+    def e_BoolOp(self, e, ctx):
+        op = " and " if e.op == "and" else " or "
+        return "(" + op.join(self.expr(x, ctx) for x in e.items) + ")"
+
+    def e_Not(self, e, ctx):
+        return f"(not {self.expr(e.operand, ctx)})"
+
+    def e_Neg(self, e, ctx):
+        return f"(-{self.expr(e.operand, ctx)})"
+
+    def e_IfExpr(self, e, ctx):
+        return f"({self.expr(e.then, ctx)} if {self.expr(e.cond, ctx)} else {self.expr(e.else_, ctx)})"
+
+    _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "&": "&", "|": "|",
+            "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+    def e_BinOp(self, e, ctx):
+        op = e.op
+        if op in ("in", "not in"):
+            rt = self.t(e.right)
+            if rt.startswith("set:"):
+                src = f"(({self.expr(e.right, ctx)} >> {self.expr(e.left, ctx)}) & 1 == 1)"
+            else:
+                if isinstance(e.left, A.StrLit) and self.c._has_copies(e.left.value):
+                    return self.fallback(e, ctx)
+                src = f"({self.expr(e.left, ctx)} in {self.seq(e.right, ctx)})"
+            return f"(not {src})" if op == "not in" else src
+        return f"({self.expr(e.left, ctx)} {self._OPS[op]} {self.expr(e.right, ctx)})"
+
+    def e_Attr(self, e, ctx):
+        obj = self.expr(e.obj, ctx)
+        if e.name in self.g.card_attrs:
+            table = self.c.m.card_attrs[e.name][0]
+            return f"{self.ref(table, '_t')}[{obj}]"
+        base = int(self.c.cvar_base[e.name])
+        return f"st.C[{obj}]" if base == 0 else f"st.C[{base} + {obj}]"
+
+    def e_Index(self, e, ctx):
+        return f"{self.seq(e.obj, ctx)}[{self.expr(e.index, ctx)}]"
+
+    def seq(self, e, ctx) -> str:
+        """Source of an iterable of the elements of a collection expression."""
+        t = self.t(e)
+        src = self.expr(e, ctx)
+        if t == "pile":
+            return f"st.Z[{src}]"
+        if t == "stack":
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", src):
+                return f"st.Z[{src} >> {STACK_SHIFT}][{src} & {STACK_MASK}]"
+            return f"_stack(st, {src})"
+        if t == "stacks":
+            return f"_stacks(st, {src})"
+        if t == "players":
+            return "range(st.n)"
+        return src
+
+    def comp_parts(self, e, ctx):
+        var = self.fresh("c")
+        inner = dict(ctx)
+        inner[self.g.res[id(e)]] = (var, False)
+        it = self.seq(e.iter, ctx)
+        ex = self.expr(e.expr, inner)
+        cond = f" if {self.expr(e.cond, inner)}" if e.cond is not None else ""
+        return var, it, ex, cond
+
+    def e_ListComp(self, e, ctx):
+        var, it, ex, cond = self.comp_parts(e, ctx)
+        return f"[{ex} for {var} in {it}{cond}]"
+
+    _AGG = {"sum": "sum", "any": "any", "all": "all", "min": "min", "max": "max",
+            "intersection": "_inter", "union": "_union", "count": "_count"}
+
+    def e_CallGen(self, e, ctx):
+        var, it, ex, cond = self.comp_parts(e, ctx)
+        return f"{self._AGG[e.func]}({ex} for {var} in {it}{cond})"
+
+    def e_Call(self, e, ctx):
+        r = self.g.res[id(e)]
+        kind = r[0]
+        if kind == "zone":
+            base = int(self.g.zones[r[1]].index * self.c.m.stride)
+            a = self.expr(e.args[0], ctx)
+            return a if base == 0 else f"({base} + {a})"
+        if kind == "pvar":
+            base = int(self.c.pvar_base[r[1]])
+            return f"st.V[{base} + {self.expr(e.args[0], ctx)}]"
+        if kind == "func":
+            fname = self.function(r[1])
+            args = ", ".join(self.expr(a, ctx) for a in e.args)
+            return f"{fname}(st, {args})" if args else f"{fname}(st)"
+        f = e.func
+        args = e.args
+        if f in ("size", "empty"):
+            s = self.seq(args[0], ctx)
+            return f"len({s})" if f == "size" else f"(not {s})"
+        if f == "top":
+            return f"{self.seq(args[0], ctx)}[-1]"
+        if f == "bottom":
+            return f"{self.seq(args[0], ctx)}[0]"
+        if f == "sign":
+            return f"_sign({self.expr(args[0], ctx)})"
+        if f == "abs":
+            return f"abs({self.expr(args[0], ctx)})"
+        if f in ("min", "max") and len(args) == 2:
+            return f"{f}({self.expr(args[0], ctx)}, {self.expr(args[1], ctx)})"
+        if f in ("next", "previous"):
+            k = self.expr(args[1], ctx) if len(args) == 2 else "1"
+            sign = "+" if f == "next" else "-"
+            return f"(({self.expr(args[0], ctx)} {sign} {k}) % st.n)"
+        if f == "least_sum_at_least":
+            return f"_lsal({self.expr(args[0], ctx)}, {self.expr(args[1], ctx)})"
+        if f == "all_cards":
+            return "list(st.inplay)"
+        if f in self._AGG:
+            return f"{self._AGG[f]}({self.seq(args[0], ctx)})"
+        return self.fallback(e, ctx)  # can, stack_of
+
+    # ------------------------------------------------------------ user functions
+    def function(self, name: str) -> str:
+        if name in self.fn_names:
+            return self.fn_names[name]
+        gen = self.fresh("_fn")
+        self.fn_names[name] = gen
+        f = self.g.functions[name]
+        pslots = [s for s, _ in self.g.func_slots[name][0]]
+        params = [f"a{i}" for i in range(len(pslots))]
+        for in_slots in (False, True):
+            ctx = {s: (p, in_slots) for s, p in zip(pslots, params)}
+            lines = [f"def {gen}(st{''.join(', ' + p for p in params)}):"]
+            if in_slots:
+                lines += [f"    st.L[{int(s)}] = {p}" for s, p in zip(pslots, params)]
+            try:
+                for let in f.lets:
+                    slot = self.g.res[id(let)]
+                    local = f"l{int(slot)}"
+                    lines.append(f"    {local} = {self.expr(let.expr, ctx)}")
+                    if in_slots:
+                        lines.append(f"    st.L[{int(slot)}] = {local}")
+                    ctx[slot] = (local, in_slots)
+                lines.append(f"    return {self.expr(f.body, ctx)}")
+            except _NoEmit:
+                continue
+            _compile_source("\n".join(lines) + "\n", self.ns, gen)
+            return gen
+        raise AssertionError(f"cannot generate function {name}")  # pragma: no cover
+
+    # ------------------------------------------------------------ enumerators
+    def enumerator(self, plan):
+        """Nested loops for one action.  ``plan``: params [(slot, domain
+        node, high node or None)], levels [[(kind, slot, node)]] for
+        0..k, prefilters [[node]] per parameter."""
+        params, levels, prefilters = plan
+        name = self.fresh("_enum")
+        lines = [f"def {name}(st, out, prefix):"]
+        ctx = {"nodes": {}}
+
+        def emit_level(items, indent, exit_stmt):
+            pad = " " * indent
+            for kind, slot, node in items:
+                if kind == "req":
+                    lines.append(f"{pad}if not {self.expr(node, ctx)}:")
+                    lines.append(f"{pad}    {exit_stmt}")
+                elif kind == "let":
+                    local = f"x{int(slot)}"
+                    lines.append(f"{pad}{local} = {self.expr(node, ctx)}")
+                    lines.append(f"{pad}st.L[{int(slot)}] = {local}")
+                    ctx[slot] = (local, True)
+                else:  # hoist: a value computed once at this level
+                    local = self.fresh("h")
+                    lines.append(f"{pad}{local} = {self.expr(node, ctx)}")
+                    ctx["nodes"][id(node)] = local
+
+        emit_level(levels[0], 4, "return")
+        # prefiltered domains (they depend on no other parameter)
+        filtered = {}
+        for i, nodes in enumerate(prefilters):
+            if not nodes:
+                continue
+            slot, dom, _ = params[i]
+            d = f"d{i}"
+            var = f"v{i}"
+            inner = dict(ctx)
+            inner[slot] = (var, True)
+            lines.append(f"    {d} = []")
+            lines.append(f"    for {var} in {self.seq(dom, ctx)}:")
+            lines.append(f"        st.L[{int(slot)}] = {var}")
+            saved = ctx.get(slot)
+            ctx[slot] = (var, True)
+            conds = " and ".join(self.expr(n, ctx) for n in nodes)
+            if saved is None:
+                del ctx[slot]
+            lines.append(f"        if {conds}:")
+            lines.append(f"            {d}.append({var})")
+            lines.append(f"    if not {d}:")
+            lines.append("        return")
+            filtered[i] = d
+        indent = 4
+        values = []
+        for i, (slot, dom, high) in enumerate(params):
+            pad = " " * indent
+            var = f"v{i}"
+            if i in filtered:
+                it = filtered[i]
+            elif high is not None:
+                it = f"range({self.expr(dom, ctx)}, {self.expr(high, ctx)} + 1)"
+            else:
+                it = self.seq(dom, ctx)
+            lines.append(f"{pad}for {var} in {it}:")
+            lines.append(f"{pad}    st.L[{int(slot)}] = {var}")
+            ctx[slot] = (var, True)
+            values.append(var)
+            indent += 4
+            emit_level(levels[i + 1], indent, "continue")
+        pad = " " * indent
+        tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")" if values else "()"
+        lines.append(f"{pad}out.append(prefix + {tup})" if values else f"{pad}out.append(prefix)")
+        return _compile_source("\n".join(lines) + "\n", self.ns, name)
