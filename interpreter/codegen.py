@@ -65,6 +65,21 @@ def _count(values):
     return sum(1 for v in values if v)
 
 
+def _dedupe(st, cards):
+    """The cards of a domain, skipping a copy identical to an earlier one
+    (same name, same card variables): choosing either is the same move."""
+    m = st.m
+    ids, cvars = m.card_name_ids, m.cvar_bases
+    seen = set()
+    out = []
+    for c in cards:
+        key = (ids[c],) + tuple(st.C[b + c] for b in cvars) if cvars else ids[c]
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
 def _stack(st, v):
     return st.Z[v >> STACK_SHIFT][v & STACK_MASK]
 
@@ -80,7 +95,7 @@ class CodeGen:
         self.g = comp.g
         from .compiler import least_sum_at_least
 
-        self.ns = {"_sign": _sign, "_inter": _inter, "_union": _union, "_count": _count,
+        self.ns = {"_sign": _sign, "_inter": _inter, "_union": _union, "_count": _count, "_dedupe": _dedupe,
                    "_stack": _stack, "_stacks": _stacks, "_lsal": least_sum_at_least}
         self.names = {}  # id(obj) -> generated name
         self.counter = 0
@@ -249,6 +264,9 @@ class CodeGen:
         cond = f" if {self.expr(e.cond, inner)}" if e.cond is not None else ""
         return var, it, ex, cond
 
+    def e_ListLit(self, e, ctx):
+        return "[" + ", ".join(self.expr(x, ctx) for x in e.items) + "]"
+
     def e_ListComp(self, e, ctx):
         var, it, ex, cond = self.comp_parts(e, ctx)
         return f"[{ex} for {var} in {it}{cond}]"
@@ -331,6 +349,13 @@ class CodeGen:
         raise AssertionError(f"cannot generate function {name}")  # pragma: no cover
 
     # ------------------------------------------------------------ enumerators
+    def domain(self, param, ctx) -> str:
+        slot, dom, _ = param
+        src = self.seq(dom, ctx)
+        if self.c.has_copies and self.t(dom) in ("pile", "stack", "list:card"):
+            return f"_dedupe(st, {src})"
+        return src
+
     def enumerator(self, plan):
         """Nested loops for one action.  ``plan``: params [(slot, domain
         node, high node or None)], levels [[(kind, slot, node)]] for
@@ -368,7 +393,7 @@ class CodeGen:
             inner = dict(ctx)
             inner[slot] = (var, True)
             lines.append(f"    {d} = []")
-            lines.append(f"    for {var} in {self.seq(dom, ctx)}:")
+            lines.append(f"    for {var} in {self.domain(params[i], ctx)}:")
             lines.append(f"        st.L[{int(slot)}] = {var}")
             saved = ctx.get(slot)
             ctx[slot] = (var, True)
@@ -390,7 +415,7 @@ class CodeGen:
             elif high is not None:
                 it = f"range({self.expr(dom, ctx)}, {self.expr(high, ctx)} + 1)"
             else:
-                it = self.seq(dom, ctx)
+                it = self.domain(params[i], ctx)
             lines.append(f"{pad}for {var} in {it}:")
             lines.append(f"{pad}    st.L[{int(slot)}] = {var}")
             ctx[slot] = (var, True)

@@ -104,6 +104,7 @@ class Compiler:
         m.card_names = [c[0] for c in g.cards]
         names = {}
         m.card_name_ids = [names.setdefault(c[0], len(names)) for c in g.cards]
+        self.has_copies = len(names) < len(g.cards)
         for aname, (i, t) in g.card_attrs.items():
             m.card_attrs[aname] = (tuple(c[1][i] for c in g.cards), t)
         m.enum_members = {k: list(v) for k, v in g.enums.items()}
@@ -141,6 +142,7 @@ class Compiler:
         for k, (name, v) in enumerate(g.card_vars.items()):
             self.cvar_base[name] = k * ncards
             m.cvar_names.append((name, g.types[id(v)], k * ncards))
+            m.cvar_bases.append(k * ncards)
             cv_defaults.append((g.res[id(v)], self.expr(v.default)))
 
         def var_defaults(st, V_defaults=V_defaults, pv_defaults=pv_defaults):
@@ -330,6 +332,9 @@ class Compiler:
                     return index_stack
                 return lambda st: s(st)[k]
             return lambda st: s(st)[i(st)]
+        if isinstance(e, A.ListLit):
+            fs = [self.expr(x) for x in e.items]
+            return lambda st: [f(st) for f in fs]
         if isinstance(e, A.ListComp):
             return self.comprehension("list", e)
         if isinstance(e, A.CallGen):
@@ -729,8 +734,20 @@ class Compiler:
         elif isinstance(s, A.Shuffle):
             zone = self.expr(s.zone)
             slot = self.g.nslots  # scratch slot beyond the checker's
-            self.emit(EXEC, lambda st: st.L.__setitem__(slot, len(st.Z[zone(st)])), None, span)
+            def start_shuffle(st):
+                inst = zone(st)
+                pile = st.Z[inst]
+                seen = st.vis[inst]
+                K = st.K
+                for c in pile:  # a shuffled card is known only to who sees the pile
+                    K[c] = seen
+                st.L[slot] = len(pile)
+            self.emit(EXEC, start_shuffle, None, span)
             self.emit(RANDOM, _Shuffle(zone, slot), None, span)
+        elif isinstance(s, A.Swap):
+            self.emit(EXEC, self.swap(s), None, span)
+        elif isinstance(s, A.Reveal):
+            self.emit(EXEC, self.reveal(s), None, span)
         elif isinstance(s, A.Deal):
             self.emit(EXEC, self.deal(s), None, span)
         elif isinstance(s, A.Choose):
@@ -876,8 +893,10 @@ class Compiler:
             d = dest(st)
             if where == "new_stack":
                 st.Z[d].append(list(cards))
+                K, seen = st.K, st.vis[d]
                 for c in cards:
                     st.loc[c] = d
+                    K[c] |= seen
                 return
             if dt == "stack":
                 inst = d >> STACK_SHIFT
@@ -889,8 +908,10 @@ class Compiler:
                 pile.extend(cards)
             else:
                 pile[0:0] = cards
+            K, seen = st.K, st.vis[inst]
             for c in cards:
                 st.loc[c] = inst
+                K[c] |= seen
 
         if wt == "card":
             def move_card(st):
@@ -905,6 +926,7 @@ class Compiler:
                     d = dest(st)
                     st.Z[d].append(c)
                     st.loc[c] = d
+                    st.K[c] |= st.vis[d]
                 return move_card_fast
             return move_card
 
@@ -937,6 +959,45 @@ class Compiler:
             put_all(st, cards)
         return move_list
 
+    def swap(self, s):
+        a, b = self.expr(s.a), self.expr(s.b)
+        stacks = set(self.m.stack_instances)
+
+        def where(st, c):
+            inst = st.loc[c]
+            if inst in stacks:
+                for stck in st.Z[inst]:
+                    if c in stck:
+                        return inst, stck, stck.index(c)
+            pile = st.Z[inst]
+            return inst, pile, pile.index(c)
+
+        def swap(st):
+            x, y = a(st), b(st)
+            if x == y:
+                return
+            ix, px, kx = where(st, x)
+            iy, py, ky = where(st, y)
+            px[kx], py[ky] = y, x
+            st.loc[x], st.loc[y] = iy, ix
+            st.K[x] |= st.vis[iy]
+            st.K[y] |= st.vis[ix]
+        return swap
+
+    def reveal(self, s):
+        what, to = self.expr(s.what), self.expr(s.to)
+        wt, tt = self.t(s.what), self.t(s.to)
+        cards = {"card": lambda st: (what(st),), "pile": lambda st: st.Z[what(st)],
+                 "stack": lambda st: st.Z[what(st) >> STACK_SHIFT][what(st) & STACK_MASK],
+                 "list:card": what}[wt]
+
+        def reveal(st):
+            mask = (1 << to(st)) if tt == "player" else sum(1 << p for p in to(st))
+            K = st.K
+            for c in cards(st):
+                K[c] |= mask
+        return reveal
+
     def deal(self, s):
         count, src, dst = self.expr(s.count), self.expr(s.source), self.expr(s.dest)
         dt = self.t(s.dest)
@@ -953,10 +1014,12 @@ class Compiler:
             else:
                 inst = d
                 target = st.Z[d]
+            K, seen = st.K, st.vis[inst]
             for _ in range(k):
                 c = pile.pop()
                 target.append(c)
                 st.loc[c] = inst
+                K[c] |= seen
         return deal
 
     # ------------------------------------------------------------ actions

@@ -75,6 +75,8 @@ class Machine:
         self.params = {}
         self.stack_instances = ()
         self.pile_instances = ()
+        self._vis_cache = {}
+        self.cvar_bases = []
 
     # ------------------------------------------------------------ new states
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
@@ -102,17 +104,38 @@ class Machine:
         st.V = []
         st.C = []
         st.loc = [-1] * len(self.card_names)
+        st.K = [0] * len(self.card_names)
+        st.vis = self.visibility(n)
         st.inplay = ()
         st.V = self.var_defaults(st)
         st.C = self.cvar_defaults(st)
         inplay = self.deck(st)
         st.inplay = tuple(inplay)
         start = st.Z[self.start_zone]
+        seen = st.vis[self.start_zone]
         for c in inplay:
             start.append(c)
             st.loc[c] = self.start_zone
+            st.K[c] = seen
         self.run(st)
         return st
+
+    def visibility(self, n: int) -> tuple:
+        """For each zone instance, the bit mask of seats that see its cards."""
+        cache = self._vis_cache
+        if n not in cache:
+            everyone = (1 << n) - 1
+            vis = []
+            for z in self.zones:
+                for p in range(self.stride):
+                    if z.visibility == "public":
+                        vis.append(everyone)
+                    elif z.visibility == "owner":
+                        vis.append((1 << p) if z.per_player and p < n else 0)
+                    else:
+                        vis.append(0)
+            cache[n] = tuple(vis)
+        return cache[n]
 
     # ------------------------------------------------------------ the VM
     def run(self, st: State) -> None:
@@ -201,6 +224,9 @@ class Machine:
             return self.enum_members[typ[5:]][v]
         if typ == "bool":
             return "true" if v else "false"
+        if typ == "pile":
+            z = self.zones[v // self.stride]
+            return f"{z.name} of player {v % self.stride + 1}" if z.per_player else z.name
         return str(v)
 
     def action_text(self, st, action) -> str:
@@ -279,23 +305,34 @@ class Machine:
         return False
 
     def observation(self, st, player: int) -> dict:
-        """What ``player`` may know: public and own zones card by card,
-        hidden ones as counts; variables; whose turn it is."""
+        """What ``player`` may know, as a JSON-ready dict:
+
+        - ``zones``: for each zone, its cards bottom first, each a card name
+          when the player sees the zone or knows that card, else ``None``
+          (a row of stacks: a list of such lists; a per-player zone: one
+          entry per seat);
+        - ``vars`` and ``player_vars``: the game's variables (all public);
+        - ``to_move``: the seat to move, ``"chance"`` or ``None`` at the end;
+        - ``scores`` once the game is over.
+        """
+        names = self.card_names
+        K, vis, bit = st.K, st.vis, 1 << player
         zones = {}
         for z in self.zones:
-            owners = range(st.n) if z.per_player else (None,)
+            owners = range(st.n) if z.per_player else (0,)
             entries = []
             for owner in owners:
-                inst = z.index * self.stride + (owner or 0)
+                inst = z.index * self.stride + owner
                 content = st.Z[inst]
-                visible = self.can_see(z, owner, player)
-                if z.kind == "stacks":
-                    if visible:
-                        shown = [[self.card_names[c] for c in stack] for stack in content]
+                if vis[inst] & bit:
+                    if z.kind == "stacks":
+                        shown = [[names[c] for c in s] for s in content]
                     else:
-                        shown = {"stacks": [len(s) for s in content]}
+                        shown = [names[c] for c in content]
+                elif z.kind == "stacks":
+                    shown = [[names[c] if K[c] & bit else None for c in s] for s in content]
                 else:
-                    shown = [self.card_names[c] for c in content] if visible else {"count": len(content)}
+                    shown = [names[c] if K[c] & bit else None for c in content]
                 entries.append(shown)
             zones[z.name] = entries if z.per_player else entries[0]
         V = st.V
@@ -304,19 +341,34 @@ class Machine:
             "to_move": (None if st.done else ("chance" if st.chance_n else st.me)),
             "terminal": st.done,
             "zones": zones,
-            "vars": {name: _jsonable(V[i]) for name, _, i in self.var_names},
-            "player_vars": {name: [_jsonable(V[base + p]) for p in range(st.n)]
-                            for name, _, base in self.pvar_names},
+            "vars": {name: self.json_value(t, V[i]) for name, t, i in self.var_names},
+            "player_vars": {name: [self.json_value(t, V[base + p]) for p in range(st.n)]
+                            for name, t, base in self.pvar_names},
         }
         if st.done:
             obs["scores"] = self.scores(st)
         return obs
 
+    def json_value(self, typ, v):
+        if typ in ("int", "bool", "player"):
+            return v
+        return self.value_text(typ, v)
+
     def observation_text(self, st, player: int) -> str:
+        """The observation as lines of text for a person (no more than
+        :meth:`observation` holds)."""
         obs = self.observation(st, player)
         lines = []
-        for name, content in obs["zones"].items():
-            lines.append(f"{name}: {_zone_text(content)}")
+        for z in self.zones:
+            content = obs["zones"][z.name]
+            if z.per_player:
+                parts = []
+                for p, c in enumerate(content):
+                    who = "you" if p == player else f"P{p + 1}"
+                    parts.append(f"{who}: {_zone_text(c, z.kind)}")
+                lines.append(f"{z.name}: " + "; ".join(parts))
+            else:
+                lines.append(f"{z.name}: {_zone_text(content, z.kind)}")
         for name, v in obs["vars"].items():
             lines.append(f"{name} = {v}")
         for name, vs in obs["player_vars"].items():
@@ -324,19 +376,16 @@ class Machine:
         return "\n".join(lines)
 
 
-def _zone_text(content) -> str:
-    """One line for a zone's observed content (see :meth:`Machine.observation`)."""
-    if isinstance(content, dict):
-        if "count" in content:
-            return f"{content['count']} hidden cards"
-        return "stacks of " + ", ".join(map(str, content["stacks"])) + " hidden cards"
+def _zone_text(content, kind="pile") -> str:
+    """One zone instance's observed content as text: names, and a count of
+    the cards face down ("?" inside a stack)."""
     if not content:
         return "-"
-    if all(isinstance(x, str) for x in content):
-        return ", ".join(content)
-    if all(isinstance(x, list) and all(isinstance(y, str) for y in x) for x in content):
-        return " | ".join(", ".join(s) for s in content)  # a row of stacks
-    return "; ".join(f"P{i + 1}: {_zone_text(x)}" for i, x in enumerate(content))  # per player
+    if kind == "stacks":
+        return " | ".join(", ".join(c if c is not None else "?" for c in s) for s in content)
+    known = [c for c in content if c is not None]
+    hidden = len(content) - len(known)
+    return ", ".join(known + ([f"{hidden} face down"] if hidden else []))
 
 
 def _jsonable(v):

@@ -14,6 +14,11 @@ State layout (all plain lists, indexed by small ints):
 - ``C``: card variables, ``C[k * ncards + card]``.
 - ``L``: local slots (loop variables, lets, action and function parameters).
 - ``loc``: the zone instance each card lies in (-1: not in play).
+- ``K``: knowledge, one bit mask of seats per card: the players who know
+  that card's identity where it lies.  A card is learnt by whoever can see a
+  zone it enters (``vis``: the mask of seats that see each zone instance)
+  and by ``reveal``; knowledge follows the card when it moves face down (its
+  moves are seen by all) and is lost when its pile is shuffled.
 - ``pc``: where the flow stands; ``me``: whose turn it is.
 
 Chance events (shuffles, ``random``) are uniform choices among ``k``
@@ -73,7 +78,7 @@ class State:
     """One position of a game.  Use ``legal_actions()``, ``apply()``,
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
 
-    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "pc", "me", "rng", "done",
+    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "vis", "pc", "me", "rng", "done",
                  "chance_n", "history", "_legal", "inplay", "winners_cache")
 
     # ------------------------------------------------------------ basics
@@ -113,6 +118,8 @@ class State:
         s.C = self.C[:]
         s.L = self.L[:]
         s.loc = self.loc[:]
+        s.K = self.K[:]
+        s.vis = self.vis
         s.pc = self.pc
         s.me = self.me
         s.rng = self.rng
@@ -199,6 +206,46 @@ class State:
     def card_name(self, card: int) -> str:
         return self.m.card_names[card]
 
+    # ------------------------------------------------------------ hidden information
+    def knows(self, player: int, card) -> bool:
+        """Does ``player`` know this card's identity where it lies?"""
+        cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
+        return bool((self.K[cid] | self.vis[self.loc[cid]]) >> player & 1)
+
+    def resample(self, player: int, rng) -> "State":
+        """A full state that agrees with everything ``player`` knows: every
+        card the player does not know is dealt at random among the places
+        of the cards the player does not know.  Its future chance events
+        come from ``rng`` (an int seed or a ``random.Random``), not from
+        this state's generator, so a search over it cannot see the future."""
+        import random as _random
+
+        if not isinstance(rng, _random.Random):
+            rng = _random.Random(rng)
+        s = self.clone()
+        bit = 1 << player
+        K, vis, loc = s.K, s.vis, s.loc
+        stacks = set(self.m.stack_instances)
+        slots = []  # (container list, index, instance)
+        for inst, content in enumerate(s.Z):
+            if vis[inst] & bit:
+                continue
+            rows = content if inst in stacks else (content,)
+            for row in rows:
+                for i, c in enumerate(row):
+                    if not K[c] & bit:
+                        slots.append((row, i, inst))
+        cards = [row[i] for row, i, _ in slots]
+        masks = [K[c] for c in cards]
+        rng.shuffle(cards)
+        for (row, i, inst), c, mask in zip(slots, cards, masks):
+            row[i] = c
+            loc[c] = inst
+            K[c] = mask  # who knew the card at this place now "knows" the new one
+        s.rng = rng.getrandbits(64)
+        s._legal = None
+        return s
+
     # ------------------------------------------------------------ scenarios
     # Public helpers to set up a position by hand (tests, tutorials, tools).
     # They change the state outside the rules: use them before play resumes.
@@ -249,6 +296,8 @@ class State:
                 self.Z[inst][stack].extend(ids)
         else:
             self.Z[inst].extend(ids)
+        for c in ids:
+            self.K[c] |= self.vis[inst]
         self._legal = None
 
     def get_var(self, name: str, player: int | None = None):

@@ -199,6 +199,30 @@ class Shuffle:
 
 
 @node
+class Swap:
+    """Exchange the places of two cards."""
+
+    a: object
+    b: object
+    span: Span = _span()
+
+
+@node
+class Reveal:
+    """Show a card (or the cards of a collection) to a player or players."""
+
+    what: object
+    to: object
+    span: Span = _span()
+
+
+@node
+class ListLit:
+    items: tuple
+    span: Span = _span()
+
+
+@node
 class Deal:
     count: object
     source: object

@@ -231,7 +231,7 @@ class Checker:
             self.err("RL116", "an enum may have at most 60 members", e.span)
         self.g.enums[e.name] = members
 
-    def resolve_type(self, t, allow=("int", "bool", "player", "card", "stack")) -> str:
+    def resolve_type(self, t, allow=("int", "bool", "player", "card", "stack", "pile")) -> str:
         if isinstance(t, A.TypeName):
             if t.name in allow:
                 return t.name
@@ -246,7 +246,7 @@ class Checker:
                      + did_you_mean(t.elem, self.g.enums), t.span)
             return ERR
         if isinstance(t, A.TypeList):
-            if t.elem in ("int", "card", "player", "stack", "bool"):
+            if t.elem in ("int", "card", "player", "stack", "bool", "pile"):
                 return "list:" + t.elem
             self.err("RL101", f'unknown list element type "{t.elem}"', t.span)
             return ERR
@@ -281,6 +281,12 @@ class Checker:
                 self.err("RL110", "only int parameters take a range", p.low.span)
             self.expect(self.expr(p.low, scope, {"const": True}), "int", p.low, "the range's low bound")
             self.expect(self.expr(p.high, scope, {"const": True}), "int", p.high, "the range's high bound")
+            lo, hi, d = p.low, p.high, p.default
+            if t == "int" and all(isinstance(x, A.IntLit) for x in (lo, hi, d)):
+                if lo.value > hi.value:
+                    self.err("RL110", f"the range {lo.value}..{hi.value} is empty", lo.span)
+                elif not lo.value <= d.value <= hi.value:
+                    self.err("RL110", f"the default {d.value} is outside the range {lo.value}..{hi.value}", d.span)
 
     def check_cards(self, c: A.Cards):
         attrs_list = sorted(self.g.card_attrs.items(), key=lambda kv: kv[1][0])
@@ -295,7 +301,8 @@ class Checker:
                 values.append(self.card_value(v, aname, atype, row))
             if row.copies < 1:
                 self.err("RL106", "a card needs at least one copy", row.span)
-            for _ in range(max(1, row.copies)):
+            # expand at most one card past the limit (reported below), never *10**20 of them
+            for _ in range(max(1, min(row.copies, 4001 - len(self.g.cards)))):
                 if row.name not in self.g.card_names:
                     self.g.card_names[row.name] = len(self.g.cards)
                 self.g.cards.append((row.name, tuple(values), row.span))
@@ -308,6 +315,9 @@ class Checker:
         if atype == "int":
             if v.kind != "int":
                 self.err("RL106", f'card "{row.name}": attribute "{aname}" wants a number', v.span)
+                return 0
+            if abs(v.value) > 10**12:
+                self.err("RL116", "number too large (the limit is 10**12)", v.span)
                 return 0
             return v.value
         if atype == "bool":
@@ -453,6 +463,8 @@ class Checker:
                     t = ERR
             if p.name in scope.names:
                 self.err("RL102", f'parameter "{p.name}" is named twice', p.span)
+            if t == "card" and p.high is None:
+                self.check_visible_domain(p)
             slot = self.new_slot()
             scope.names[p.name] = (t, slot, False)
             pslots.append((slot, t, p.name))
@@ -479,6 +491,24 @@ class Checker:
                 in_preamble = False
         self.g.action_slots[a.name] = pslots
         self.check_block(a.body, body_scope, {"turn": True, "action": a.name}, new_scope=False)
+
+    def check_visible_domain(self, p: A.ActionParam):
+        """A card chosen by name must be one the chooser can see: choosing
+        among hidden cards by identity would tell the player what they are."""
+        d = p.domain
+        zone = None
+        owner_is_me = False
+        if isinstance(d, A.Name) and d.id in self.g.zones:
+            zone = self.g.zones[d.id]
+        elif isinstance(d, A.Call) and d.func in self.g.zones:
+            zone = self.g.zones[d.func]
+            owner_is_me = len(d.args) == 1 and isinstance(d.args[0], A.Name) and d.args[0].id == "me"
+        if zone is None:
+            return
+        if zone.visibility == "hidden" or (zone.visibility == "owner" and not owner_is_me):
+            self.err("RL117", f'"{p.name}" would choose a card of {zone.name} by name, but those cards are '
+                     f'hidden from the player who chooses; choose a position instead '
+                     f'(e.g. "i in 1..size({zone.name}...)")', p.domain.span)
 
     def check_outcome(self, o: A.Outcome):
         scope = _Scope()
@@ -566,6 +596,16 @@ class Checker:
             want = {"top": ("pile", "stack"), "bottom": ("pile", "stack"), "new_stack": ("stacks",)}[st.where]
             if dt != ERR and dt not in want:
                 self.err("RL103", f"cannot move cards to a {dt} here; expected " + " or ".join(want), st.dest.span)
+        elif isinstance(st, A.Swap):
+            self.expect(self.expr(st.a, scope, ctx), "card", st.a, "what is swapped")
+            self.expect(self.expr(st.b, scope, ctx), "card", st.b, "what is swapped")
+        elif isinstance(st, A.Reveal):
+            wt = self.expr(st.what, scope, ctx)
+            if wt not in ("card", "pile", "stack", "list:card", ERR):
+                self.err("RL103", f"reveal shows a card or a collection of cards; this is {_tname(wt)}", st.what.span)
+            tt = self.expr(st.to, scope, ctx)
+            if tt not in ("player", "players", "list:player", ERR):
+                self.err("RL103", f"reveal shows cards to a player or players; this is {_tname(tt)}", st.to.span)
         elif isinstance(st, A.Shuffle):
             self.expect(self.expr(st.zone, scope, ctx), "pile", st.zone, "what is shuffled")
         elif isinstance(st, A.Deal):
@@ -771,6 +811,16 @@ class Checker:
                 self.err("RL103", f"cannot index a {_tname(ot)}", e.obj.span)
                 return ERR
             return et
+        if isinstance(e, A.ListLit):
+            if not e.items:
+                self.err("RL103", "an empty list has no type; write a comprehension instead", e.span)
+                return ERR
+            ts = [self.expr(x, scope, ctx) for x in e.items]
+            if ERR in ts:
+                return ERR
+            for x, t in zip(e.items[1:], ts[1:]):
+                self.expect(t, ts[0], x, "every item of a list")
+            return "list:" + ts[0]
         if isinstance(e, A.ListComp):
             inner, et = self.gen_scope(e, scope, ctx)
             t = self.expr(e.expr, inner, ctx)
@@ -820,7 +870,7 @@ class Checker:
         if n in self.g.members:
             self.g.res[id(e)] = ("member", n)
             return "enum:" + self.g.members[n][0]
-        if ctx.get("const") and (n in self.g.vars or n in self.g.zones or n in self.g.player_vars):
+        if ctx.get("const") and (n in self.g.vars or n in self.g.player_vars):
             self.err("RL109", f'"{n}" has no value before the game starts; only parameters and constants may be used here',
                      e.span)
             return ERR
@@ -848,6 +898,11 @@ class Checker:
         rt = self.expr(e.right, scope, ctx)
         if ERR in (lt, rt):
             return "bool" if op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in") else ERR
+        if op == "+" and lt.startswith("list:"):
+            self.expect(rt, lt, e.right, 'the right side of "+"')
+            return lt
+        if op in ("<", "<=", ">", ">=") and lt == rt and lt in ("player", "pile"):
+            return "bool"
         if op in ("+", "-", "*", "/", "%"):
             self.expect(lt, "int", e.left, f'the left side of "{op}"')
             self.expect(rt, "int", e.right, f'the right side of "{op}"')
@@ -928,6 +983,9 @@ class Checker:
             self.g.res[id(e)] = ("pvar", f)
             return self.g.types[id(self.g.player_vars[f])]
         if f in self.g.functions:
+            if ctx.get("const"):  # parameters, vars and the deck are checked before functions are
+                self.err("RL109", "functions cannot be called before the game starts", e.span)
+                return ERR
             pslots, _ = self.g.func_slots[f]
             if nargs != len(pslots):
                 self.err("RL104", f'"{f}" takes {len(pslots)} argument(s), not {nargs}', e.span)
@@ -935,8 +993,6 @@ class Checker:
             for a, (_, pt) in zip(e.args, pslots):
                 self.expect(self.expr(a, scope, ctx), pt, a, f"an argument of {f}")
             self.g.res[id(e)] = ("func", f)
-            if ctx.get("const"):
-                self.err("RL109", "functions cannot be called before the game starts", e.span)
             return self.function_type(f) if self._func_state.get(f) != "busy" else self.function_type(f)
         if f in BUILTINS:
             lo, hi = BUILTINS[f]
@@ -1050,4 +1106,9 @@ def _tname(t: str) -> str:
 
 def check(module: A.Module) -> tuple[CheckedGame, list[Diagnostic]]:
     """Check a parsed module; returns the checked game and every diagnostic (errors and warnings)."""
-    return Checker(module).run()
+    checker = Checker(module)
+    try:
+        return checker.run()
+    except RecursionError:  # a hand-built tree deeper than the parser allows
+        checker.err("RL001", "expression nested too deeply", Span(module.file, 1, 1, 1, 2))
+        return checker.g, sorted(checker.diags, key=lambda d: (d.span.line, d.span.column))

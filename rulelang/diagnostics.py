@@ -93,4 +93,5 @@ CODES = {
     "RL114": "unused action (unreachable)",
     "RL115": "bad text template",
     "RL116": "bad value",
+    "RL117": "a hidden card chosen by name",
 }

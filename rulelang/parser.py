@@ -29,6 +29,19 @@ class _RulesIndenter(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 8
 
+    def handle_NL(self, token):
+        # Lark's DedentError does not say where: remember the badly indented line.
+        try:
+            yield from super().handle_NL(token)
+        except DedentError as err:
+            err.rules_pos = (token.end_line, token.end_column)
+            raise
+
+
+# Deeper trees are refused with a diagnostic: the transformer, the checker and
+# the compiler all recurse over the tree (real rules nest about 15 deep).
+MAX_NESTING = 100
+
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
@@ -118,11 +131,14 @@ def _syntax_diagnostic(file: str, text: str, err: Exception) -> Diagnostic:
         span = _tok_span(file, tok) if tok.line and tok.line > 0 else Span(file, line, col, line, col + 1)
         expected = _expected_words(err.accepts or err.expected)
         msg = f"unexpected {_describe_token(tok)}"
+        code = "RL001"
         if tok.type == "_INDENT":
-            msg = "unexpected indentation"
+            # the token borrows the start of the newline before it: point at the indented line
+            msg, code = "unexpected indentation", "RL002"
+            span = Span(file, tok.end_line, tok.end_column, tok.end_line, tok.end_column + 1)
         if expected:
             msg += f"; expected {expected}"
-        return Diagnostic("RL001", msg, span)
+        return Diagnostic(code, msg, span)
     span = Span(file, 1, 1, 1, 2)
     return Diagnostic("RL001", f"syntax error: {err}", span)
 
@@ -134,23 +150,42 @@ def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagn
     try:
         tree = _lark().parse(text, start="start")
     except DedentError as err:
-        line = _dedent_line(text, err)
+        line, col = getattr(err, "rules_pos", None) or (_dedent_line(text, err), 1)
         return None, [Diagnostic("RL002", "unindent does not match any outer indentation level",
-                                 Span(file, line, 1, line, 2))]
+                                 Span(file, line, col, line, col + 1))]
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(file, text, err)]
     except RecursionError:
         return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
+    deep = _too_deep(file, tree)
+    if deep is not None:
+        return None, [deep]
     try:
         module = _Builder(file).transform(tree)
     except VisitError as err:
         inner = err.orig_exc
         if isinstance(inner, _BuildError):
             return None, [inner.diagnostic]
+        if isinstance(inner, RecursionError):
+            return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
         raise
     except RecursionError:
         return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
     return module, []
+
+
+def _too_deep(file: str, tree) -> Diagnostic | None:
+    """A diagnostic if the tree nests deeper than MAX_NESTING (walked without recursion)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, col = (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
+            return Diagnostic("RL001", f"expression nested too deeply (more than {MAX_NESTING} levels)",
+                              Span(file, line, col, line, col + 1))
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+    return None
 
 
 def _dedent_line(text: str, err) -> int:
@@ -161,7 +196,8 @@ def _dedent_line(text: str, err) -> int:
         stripped = raw.lstrip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
-        ind = len(raw[: len(raw) - len(stripped)].expandtabs(8))
+        prefix = raw[: len(raw) - len(stripped)]
+        ind = prefix.count(" ") + prefix.count("\t") * 8  # as lark's Indenter counts
         if ind > stack[-1]:
             stack.append(ind)
         else:
@@ -416,6 +452,18 @@ class _Builder(Transformer):
         return A.Shuffle(c[0], span=self._span(meta))
 
     @v_args(meta=True)
+    def swap_stmt(self, meta, c):
+        return A.Swap(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def reveal_stmt(self, meta, c):
+        return A.Reveal(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return A.ListLit(tuple(x for x in c if x is not None), span=self._span(meta))
+
+    @v_args(meta=True)
     def deal_stmt(self, meta, c):
         return A.Deal(c[0], c[1], c[2], span=self._span(meta))
 
@@ -588,9 +636,17 @@ def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:
     """Read and parse a file; returns (module, diagnostics, text)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is not text
     except UnicodeDecodeError as err:
         return None, [Diagnostic("RL003", f"the file is not UTF-8 text ({err.reason})",
+                                 Span(str(path), 1, 1, 1, 2))], ""
+    except IsADirectoryError:
+        return None, [Diagnostic("RL003", "this is a directory, not a rules file", Span(str(path), 1, 1, 1, 2))], ""
+    except OSError as err:
+        return None, [Diagnostic("RL003", f"cannot read the file: {err.strerror or err}",
+                                 Span(str(path), 1, 1, 1, 2))], ""
+    except OSError as err:
+        return None, [Diagnostic("RL003", f"cannot read the file ({err.strerror or err})",
                                  Span(str(path), 1, 1, 1, 2))], ""
     module, diags = parse(text, str(path))
     return module, diags, text
