@@ -38,6 +38,7 @@ class _NoEmit(Exception):
 def _compile_source(src: str, ns: dict, name: str):
     if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
         raise AssertionError("generated source has a character outside the allowlist")
+    ns.setdefault("__sources__", []).append(src)
     code = compile(src, f"<rulelang:{name}>", "exec")
     exec(code, ns)  # noqa: S102 - source built from generated identifiers only (see module doc)
     return ns[name]

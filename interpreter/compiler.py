@@ -174,6 +174,7 @@ class Compiler:
         m.outcome_slot = g.outcome_slot
         m.score_fn = self.expr(o.score)
         m.tiebreaks = [(1 if hilo == "highest" else -1, self.expr(e)) for hilo, e in o.tiebreaks]
+        m.generated_sources = self.cg.ns.get("__sources__", [])
         return m
 
     def compile_deck(self):

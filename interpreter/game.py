@@ -49,6 +49,11 @@ class Game:
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
         return self.machine.new_state(seed, num_players)
 
+    def generated_source(self) -> str:
+        """The Python source generated for this game's expressions and
+        action searches (for debugging; see :mod:`interpreter.codegen`)."""
+        return "\n".join(self.machine.generated_sources)
+
     def evaluate(self, state: State, text: str):
         """Evaluate an expression of the rules language in ``state`` (for
         tests, debugging and tools), e.g. ``bird_value(birds(0)[0])``.

@@ -77,6 +77,7 @@ class Machine:
         self.pile_instances = ()
         self._vis_cache = {}
         self.cvar_bases = []
+        self.generated_sources = []
 
     # ------------------------------------------------------------ new states
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:

@@ -1,0 +1,127 @@
+"""Generated code never carries rules-file text; explicit chance nodes are exact."""
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter import CHANCE, load
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+
+NASTY = r'''
+game "x"
+players 2
+enum Kind: Plain, Odd
+card attributes: kind: Kind, n: int
+cards:
+  "__import__('os').system('echo pwned')"   Plain  1
+  "a\"b"                                     Odd    2
+  "line # not a comment"                     Plain  3 *3
+zone pile: pile, hidden
+zone hand: pile, per player, owner
+player var score: int = 0
+action take(c in hand(me)) "keep {c}":
+  require c.kind == Plain or c.n > 1
+  set score(me) += c.n
+  move c to pile
+play:
+  shuffle pile
+  for p in players:
+    deal 2 from pile to hand(p)
+  for p in players:
+    turn p:
+      choose take
+outcome(p):
+  score score(p)
+'''
+
+
+def test_generated_source_holds_no_rules_text(tmp_path):
+    # A quote inside a card name is not valid syntax; drop that row for this test.
+    text = NASTY.replace('  "a\\"b"                                     Odd    2\n', "")
+    path = tmp_path / "nasty.rules"
+    path.write_text(text)
+    game = load(path)
+    src = game.generated_source()
+    assert src, "expressions should have been generated"
+    assert "import" not in src and "pwned" not in src and "comment" not in src
+    assert re.fullmatch(r"[A-Za-z0-9_ \n()\[\]+\-*/%&|<>=!.,:~^]*", src)
+    state = game.new_state(1)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    assert sum(state.returns()) > 0
+
+
+def test_identical_copies_give_one_action(tmp_path):
+    path = tmp_path / "copies.rules"
+    path.write_text(NASTY.replace('  "a\\"b"                                     Odd    2\n', ""))
+    game = load(path)
+    state = game.new_state(3)
+    state.put(["line # not a comment", "line # not a comment"], "hand", state.current_player)
+    texts = state.legal_action_texts()
+    assert len(texts) == len(set(texts))
+    assert texts.count("keep line # not a comment") == 1
+
+
+def play_explicit(game, seed, players=None):
+    rng = random.Random(seed)
+    state = game.new_state(seed, players)
+    chance_nodes = 0
+    while not state.is_terminal:
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            assert all(p == outcomes[0][1] for _, p in outcomes)  # uniform
+            assert state.legal_actions() == []
+            state.apply(outcomes[rng.randrange(len(outcomes))][0])
+            chance_nodes += 1
+        else:
+            acts = state.legal_actions()
+            state.apply(acts[rng.randrange(len(acts))])
+    return state, chance_nodes
+
+
+@pytest.mark.parametrize("name,players", [("emu_ranchers", 2), ("fox_in_the_henhouse", 3)])
+def test_explicit_chance_plays_to_the_end(name, players):
+    game = load(GAMES / f"{name}.rules", explicit_chance=True)
+    state, chance_nodes = play_explicit(game, 4, players)
+    # the starting seat, then one event per card position of each shuffle
+    assert chance_nodes > 20
+    assert len(state.returns()) == players
+
+
+def test_explicit_chance_first_event_picks_the_first_player():
+    game = load(GAMES / "emu_ranchers.rules", explicit_chance=True)
+    state = game.new_state(1)
+    assert state.current_player == CHANCE
+    assert state.chance_outcomes() == [(0, 0.5), (1, 0.5)]
+    state.apply(1)
+    assert state.get_var("first_player") == 1
+    # next: the year's shuffle of 36 cards, one position at a time
+    assert state.current_player == CHANCE
+    assert len(state.chance_outcomes()) == 36
+
+
+def test_explicit_chance_rejects_bad_outcomes():
+    from interpreter import IllegalAction
+
+    game = load(GAMES / "emu_ranchers.rules", explicit_chance=True)
+    state = game.new_state(1)
+    with pytest.raises(IllegalAction):
+        state.apply(2)
+    with pytest.raises(IllegalAction):
+        state.apply((0,))
+
+
+def test_sampled_and_explicit_shuffles_are_uniform_in_the_same_way():
+    # The first card dealt is uniform over the deck in both modes.
+    sampled = load(GAMES / "emu_ranchers.rules")
+    counts = {}
+    for seed in range(600):
+        st = sampled.new_state(seed)
+        top = st.zone_cards("hand", 0)[-1]
+        counts[top] = counts.get(top, 0) + 1
+    assert len(counts) > 30  # most of the 36 cards show up
+    assert max(counts.values()) < 60  # no card far above 600/36 ~ 17
