@@ -447,6 +447,13 @@ class Outcome:
 
 
 @node
+class Invariant:
+    cond: object
+    message: str | None
+    span: Span = _span()
+
+
+@node
 class Module:
     file: str
     items: tuple

@@ -53,6 +53,7 @@ class ZoneInfo:
     per_player: bool
     visibility: str
     span: Span
+    capacity: object = None  # int, the name of an int parameter, or None
 
 
 @attrs.define
@@ -87,6 +88,7 @@ class CheckedGame:
     # the node ids of expressions whose value is a card name literal
     warnings: list = attrs.Factory(list)
     checker: object = None  # the Checker, kept to check extra expressions later
+    invariants: list = attrs.Factory(list)  # A.Invariant
 
 
 
@@ -187,6 +189,9 @@ class Checker:
             self.check_block(s.body, _Scope(), ctx={"turn": False, "action": None})
         for o in by_type.get(A.Outcome, []):
             self.check_outcome(o)
+        for inv in by_type.get(A.Invariant, []):
+            self.expect(self.expr(inv.cond, _Scope(), {"turn": False}), "bool", inv.cond, "an invariant")
+            self.g.invariants.append(inv)
         self.check_action_cycles()
         for name, a in self.g.actions.items():
             if name not in self.used_actions:
@@ -349,22 +354,32 @@ class Checker:
     def check_zone(self, z: A.Zone):
         if not self.declare_global(z.name, z.span, "a zone"):
             return
-        kind, per_player, vis = "pile", False, "public"
+        kind, per_player, vis, capacity = "pile", False, "public", None
         for opt in z.opts:
             w = " ".join(opt.words)
-            if w in ZONE_KINDS:
+            if opt.words[0] == "capacity":
+                if len(opt.words) != 2:
+                    self.err("RL107", 'write "capacity N" (a number or an int parameter)', opt.span)
+                elif opt.words[1].isdigit():
+                    capacity = int(opt.words[1])
+                elif opt.words[1] in self.g.params and self.g.types.get(id(self.g.params[opt.words[1]])) == "int":
+                    capacity = opt.words[1]
+                else:
+                    self.err("RL107", f'capacity takes a number or an int parameter, not "{opt.words[1]}"'
+                             + did_you_mean(opt.words[1], self.g.params), opt.span)
+            elif w in ZONE_KINDS:
                 kind = w
             elif w == "per player":
                 per_player = True
             elif w in VISIBILITIES:
                 vis = w
             else:
-                options = list(ZONE_KINDS) + list(VISIBILITIES) + ["per player"]
+                options = list(ZONE_KINDS) + list(VISIBILITIES) + ["per player", "capacity N"]
                 self.err("RL107", f'unknown zone option "{w}"' + did_you_mean(w, options), opt.span,
                          ["zone options: " + ", ".join(options)])
         if vis == "owner" and not per_player:
             self.err("RL107", 'an "owner" zone must be "per player"', z.span)
-        self.g.zones[z.name] = ZoneInfo(z.name, len(self.g.zones), kind, per_player, vis, z.span)
+        self.g.zones[z.name] = ZoneInfo(z.name, len(self.g.zones), kind, per_player, vis, z.span, capacity)
 
     def declare_var(self, v: A.Var):
         if not self.declare_global(v.name, v.span, "a variable"):

@@ -380,6 +380,10 @@ class _Builder(Transformer):
         return A.ActionParam(str(c[0]), c[1], c[2], span=self._tspan(c[0]))
 
     @v_args(meta=True)
+    def invariant_decl(self, meta, c):
+        return A.Invariant(c[0], _strip(c[1]) if c[1] is not None else None, span=self._span(meta))
+
+    @v_args(meta=True)
     def setup_decl(self, meta, c):
         return A.Setup(c[0], span=self._span(meta))
 
@@ -644,9 +648,6 @@ def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:
         return None, [Diagnostic("RL003", "this is a directory, not a rules file", Span(str(path), 1, 1, 1, 2))], ""
     except OSError as err:
         return None, [Diagnostic("RL003", f"cannot read the file: {err.strerror or err}",
-                                 Span(str(path), 1, 1, 1, 2))], ""
-    except OSError as err:
-        return None, [Diagnostic("RL003", f"cannot read the file ({err.strerror or err})",
                                  Span(str(path), 1, 1, 1, 2))], ""
     module, diags = parse(text, str(path))
     return module, diags, text
