@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from rulelang import ast as A
+from rulelang.checker import elem_type
 
 from .runtime import STACK_MASK, STACK_SHIFT
 
@@ -94,10 +95,11 @@ class CodeGen:
     def __init__(self, comp):
         self.c = comp
         self.g = comp.g
-        from .compiler import least_sum_at_least
+        from .compiler import least_sum_at_least, members_of
 
         self.ns = {"_sign": _sign, "_inter": _inter, "_union": _union, "_count": _count, "_dedupe": _dedupe,
-                   "_stack": _stack, "_stacks": _stacks, "_lsal": least_sum_at_least}
+                   "_stack": _stack, "_stacks": _stacks, "_lsal": least_sum_at_least,
+                   "_members": members_of}
         self.names = {}  # id(obj) -> generated name
         self.counter = 0
         self.fn_names = {}  # user function name -> generated name
@@ -188,6 +190,8 @@ class CodeGen:
             return self.lit(self.c.param_values[r[1]])
         if kind == "member":
             return str(int(self.g.members[r[1]][1]))
+        if kind == "enum_all":
+            return str(int((1 << len(self.g.enums[r[1]])) - 1))
         if kind == "var":
             return f"st.V[{int(self.c.var_index[r[1]])}]"
         if kind == "zone":
@@ -227,6 +231,10 @@ class CodeGen:
                     return self.fallback(e, ctx)
                 src = f"({self.expr(e.left, ctx)} in {self.seq(e.right, ctx)})"
             return f"(not {src})" if op == "not in" else src
+        if op in ("==", "!=") and any(isinstance(x, A.StrLit) and self.c._has_copies(x.value)
+                                     for x in (e.left, e.right)):
+            ids = self.ref(self.c.m.card_name_ids, "_t")
+            return f"({ids}[{self.expr(e.left, ctx)}] {op} {ids}[{self.expr(e.right, ctx)}])"
         return f"({self.expr(e.left, ctx)} {self._OPS[op]} {self.expr(e.right, ctx)})"
 
     def e_Attr(self, e, ctx):
@@ -254,6 +262,8 @@ class CodeGen:
             return f"_stacks(st, {src})"
         if t == "players":
             return "range(st.n)"
+        if t.startswith("set:"):
+            return f"_members({src})"
         return src
 
     def comp_parts(self, e, ctx):
@@ -277,6 +287,8 @@ class CodeGen:
 
     def e_CallGen(self, e, ctx):
         var, it, ex, cond = self.comp_parts(e, ctx)
+        if e.func == "count" and self.t(e.expr) != "bool":
+            return f"sum(1 for {var} in {it}{cond})"
         return f"{self._AGG[e.func]}({ex} for {var} in {it}{cond})"
 
     def e_Call(self, e, ctx):
@@ -316,6 +328,8 @@ class CodeGen:
             return f"_lsal({self.expr(args[0], ctx)}, {self.expr(args[1], ctx)})"
         if f == "all_cards":
             return "list(st.inplay)"
+        if f == "count" and elem_type(self.t(args[0])) != "bool":
+            return f"len({self.seq(args[0], ctx)})"
         if f in self._AGG:
             return f"{self._AGG[f]}({self.seq(args[0], ctx)})"
         return self.fallback(e, ctx)  # can, stack_of

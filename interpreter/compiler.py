@@ -266,6 +266,8 @@ class Compiler:
             return stacks
         if t == "players":
             return lambda st: range(st.n)
+        if t.startswith("set:"):
+            return lambda st: members_of(f(st))
         return f  # lists and ranges are their own values
 
     def _expr(self, e):
@@ -368,6 +370,8 @@ class Compiler:
             return _const(self.param_values[r[1]])
         if kind == "member":
             return _const(self.g.members[r[1]][1])
+        if kind == "enum_all":
+            return _const((1 << len(self.g.enums[r[1]])) - 1)
         if kind == "var":
             i = self.var_index[r[1]]
             return lambda st: st.V[i]
@@ -487,6 +491,8 @@ class Compiler:
         return None
 
     def comprehension(self, func, e):
+        if func == "count" and self.t(e.expr) != "bool":
+            func = "size"  # count(x for x in c if f) counts the items, whatever they are
         slot = self.g.res[id(e)]
         it = self.seq(e.iter)
         ex = self.expr(e.expr)
@@ -522,6 +528,8 @@ class Compiler:
         return self.aggregate(func, values)
 
     def aggregate(self, func, values):
+        if func == "size":
+            return lambda st: sum(1 for _ in values(st))
         if func == "sum":
             return lambda st: sum(values(st))
         if func == "count":
@@ -1165,6 +1173,18 @@ def _names(e):
                         stack.append(v)
 
 
+def members_of(mask: int) -> list:
+    """The members (indices) of a set of enum members, in declaration order."""
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
 def least_sum_at_least(values, target: int) -> int:
     """The smallest sum of a sub-list of ``values`` that is at least
     ``target``; the total when even the whole list falls short."""
@@ -1187,32 +1207,45 @@ _PYOPS = {
 }
 
 
-def resolve_params(g: CheckedGame, overrides: dict) -> dict:
-    """Parameter values: defaults, then overrides (checked against type and range)."""
-    values = {}
-    comp = Compiler(g, {})
-    for name, p in g.params.items():
-        t = g.types[id(p)]
-        comp.param_values = values
-        default = comp.expr(p.default)
-        values[name] = default.const if _is_const(default) else default(None)
-    for name, raw in overrides.items():
+def resolve_params(g: CheckedGame, overrides: dict, num_players: int | None = None) -> dict:
+    """Parameter values, in declaration order: an override (checked against
+    type and range) or else the default, which may read earlier parameters
+    and ``player_count`` (the smallest allowed count when none is given)."""
+    import types
+
+    for name in overrides:
         if name not in g.params:
             from rulelang.diagnostics import did_you_mean
             known = ", ".join(sorted(g.params)) or "none"
             raise ParamError(f'unknown parameter "{name}"{did_you_mean(name, g.params)} (parameters: {known})')
-        p = g.params[name]
+    n = g.players[0] if num_players is None else num_players
+    fake = types.SimpleNamespace(n=n)  # parameters may read the player count, nothing else
+    values = {}
+    comp = Compiler(g, values)
+    for name, p in g.params.items():
         t = g.types[id(p)]
-        v = _coerce(name, t, raw)
+        if name in overrides:
+            v = _coerce(name, t, overrides[name])
+        else:
+            f = comp._expr(p.default)
+            v = f.const if _is_const(f) else f(fake)
         if t == "int" and p.low is not None:
-            comp.param_values = values
-            lo, hi = comp.expr(p.low), comp.expr(p.high)
-            lo = lo.const if _is_const(lo) else lo(None)
-            hi = hi.const if _is_const(hi) else hi(None)
+            lo, hi = comp._expr(p.low), comp._expr(p.high)
+            lo = lo.const if _is_const(lo) else lo(fake)
+            hi = hi.const if _is_const(hi) else hi(fake)
             if not lo <= v <= hi:
                 raise ParamError(f'parameter "{name}" must be in {lo}..{hi}, not {v}')
         values[name] = v
     return values
+
+
+def params_depend_on_players(g: CheckedGame) -> bool:
+    """Does any parameter default read ``player_count``?"""
+    for p in g.params.values():
+        for x in _walk(p.default):
+            if isinstance(x, A.Name) and g.res.get(id(x)) == ("player_count",):
+                return True
+    return False
 
 
 def _coerce(name, t, raw):
@@ -1235,8 +1268,8 @@ def _coerce(name, t, raw):
         raise ParamError(f'parameter "{name}" is a number, not {raw!r}') from None
 
 
-def compile_game(g: CheckedGame, overrides=None, explicit_chance=False) -> Machine:
-    params = resolve_params(g, overrides or {})
+def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None) -> Machine:
+    params = resolve_params(g, overrides or {}, num_players)
     return Compiler(g, params, explicit_chance).compile()
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import rulelang
 from rulelang.diagnostics import RulesError
 
-from .compiler import ParamError, compile_game
+from .compiler import ParamError, compile_game, params_depend_on_players
 from .machine import Machine
 from .runtime import State
 
@@ -17,11 +17,29 @@ class Game:
     """A compiled game with fixed parameters.  ``new_state(seed, players)``
     starts a game."""
 
-    def __init__(self, machine: Machine, checked, path: str, explicit_chance: bool):
+    def __init__(self, machine: Machine, checked, path: str, explicit_chance: bool, overrides=None):
         self.machine = machine
         self.checked = checked
         self.path = path
         self.explicit_chance = explicit_chance
+        self.overrides = dict(overrides or {})
+        # parameters whose defaults read the player count get a machine per count
+        self.per_players = params_depend_on_players(checked)
+        self._machines = {machine.players[0]: machine}
+
+    def machine_for(self, num_players: int | None) -> Machine:
+        """The compiled machine for a player count (the same one for every
+        count unless a parameter's default depends on it)."""
+        if not self.per_players or num_players is None:
+            return self.machine
+        m = self._machines.get(num_players)
+        if m is None:
+            lo, hi = self.machine.players
+            if not isinstance(num_players, int) or not lo <= num_players <= hi:
+                return self.machine  # new_state reports the bad count
+            m = compile_game(self.checked, self.overrides, self.explicit_chance, num_players)
+            self._machines[num_players] = m
+        return m
 
     @property
     def title(self) -> str:
@@ -47,7 +65,7 @@ class Game:
         return out
 
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
-        return self.machine.new_state(seed, num_players)
+        return self.machine_for(num_players).new_state(seed, num_players)
 
     def generated_source(self) -> str:
         """The Python source generated for this game's expressions and
@@ -84,10 +102,10 @@ class Game:
         return self.machine.to_python(t, value)
 
     def with_params(self, /, **overrides) -> "Game":
-        params = dict(self.machine.params)
+        params = dict(self.overrides)
         params.update(overrides)
         return Game(compile_game(self.checked, params, self.explicit_chance), self.checked, self.path,
-                    self.explicit_chance)
+                    self.explicit_chance, params)
 
 
 def load(path, /, explicit_chance: bool = False, **params) -> Game:
@@ -96,7 +114,7 @@ def load(path, /, explicit_chance: bool = False, **params) -> Game:
     a bad parameter."""
     checked = rulelang.load_checked(Path(path))
     machine = compile_game(checked, params, explicit_chance)
-    return Game(machine, checked, str(path), explicit_chance)
+    return Game(machine, checked, str(path), explicit_chance, params)
 
 
 __all__ = ["Game", "load", "RulesError", "ParamError"]

@@ -1,6 +1,7 @@
 """``rulerun``: check, play and simulate rules files from the command line.
 
     rulerun FILE [--players N] [--seed S] [--set NAME=VALUE ...] [--quiet]
+    rulerun play FILE [--players N] [--human SEAT ...] [--seed S] [--set ...]
     rulerun check FILE
     rulerun simulate FILE -n N [--players N] [--seed S] [--set ...] [--json]
     rulerun params FILE
@@ -17,7 +18,8 @@ allow); 130 interrupted.  Errors are one line on stderr, ``rulerun: error:
 ...``; the diagnostics of a bad rules file are printed as ``check`` does.
 
 Bots only see the legal actions and their own observation: see
-:mod:`interpreter.agents`.
+:mod:`interpreter.agents`.  ``play`` (people against bots at the terminal)
+is wired here; the session itself is :mod:`interpreter.play`.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from rulelang.diagnostics import RulesError
 from .agents import RandomAgent
 from .compiler import ParamError, compile_game
 from .game import Game, load
+from .play import DeadState, Session
 from .runtime import RuleError
 
 PROG = "rulerun"
@@ -122,6 +125,7 @@ def cli():
     \b
       rulerun FILE [OPTIONS]       play one game with random bots
                                    (short for 'rulerun run FILE')
+      rulerun play FILE [OPTIONS]  play a game yourself against bots
       rulerun check FILE           check a rules file for errors
       rulerun simulate FILE -n N   play N games, report statistics
       rulerun params FILE          list the parameters a game declares
@@ -132,6 +136,7 @@ def cli():
     Examples:
       rulerun games/emu_ranchers.rules --seed 7
       rulerun games/emu_ranchers.rules --set years=2 --set excuse=true
+      rulerun play games/fox_in_the_henhouse.rules --players 3 --human 1
       rulerun check games/emu_ranchers.rules
       rulerun simulate games/emu_ranchers.rules -n 200 --json
     """
@@ -153,7 +158,7 @@ def _parse_sets(ctx, param, values) -> dict:
 
 
 def game_options(f):
-    """--players, --seed and --set, shared by run and simulate."""
+    """--players, --seed and --set, shared by run, play and simulate."""
     f = click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
                      help="Set a game parameter or option (repeatable); "
                           "'rulerun params FILE' lists them.")(f)
@@ -369,6 +374,62 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
         click.echo(f"winner: P{winners[0] + 1}")
     else:
         click.echo("winners: " + ", ".join(f"P{w + 1}" for w in winners) + " (shared win)")
+
+
+@cli.command("play")
+@click.argument("file", type=RULES_FILE)
+@game_options
+@click.option("--human", "humans", type=click.IntRange(min=1), multiple=True, metavar="SEAT",
+              help="A seat (1-based) played by a person at the terminal (repeatable; default: 1).")
+def play_cmd(file, players, seed, params, humans):
+    """Play a game yourself: people at the terminal against random bots.
+
+    The seats given with --human are played by people, the others by random
+    bots (seeded as in 'run').  On your turn you see only what your seat may
+    see: your cards, the others' visible cards, how many cards lie face down,
+    the variables; then your legal actions, numbered.  Answer with a number
+    or the text of an action (any case; its start is enough when only one
+    action begins that way).  Commands: help, show, log, quit.
+
+    With several people at one terminal the screen is cleared and a "pass
+    to player N" gate shown between different people's turns.
+
+    Exit codes: 0 at the end of the game, on quit or at the end of input;
+    130 on Ctrl-C.
+
+    \b
+    Examples:
+      rulerun play games/emu_ranchers.rules
+      rulerun play games/fox_in_the_henhouse.rules --players 3 --human 2
+      rulerun play games/fox_in_the_henhouse.rules --players 4 --human 1 --human 3
+    """
+    game = _load_game(file, params)
+    n = _num_players(game, players)
+    seats = sorted(set(humans or (1,)))
+    for s in seats:
+        if s > n:
+            raise _usage_error(f"--human {s}: there is no seat {s} in a {n}-player game "
+                               f"(seats are 1 to {n})")
+    given = seed is not None
+    seed = _seed(seed)
+    state = _new_state(game, seed, n, file)
+    human = [s - 1 for s in seats]
+    bots = [p for p in range(n) if p not in human]
+    click.echo(f"{game.title} ({file})")
+    click.echo(f"players: {n}  you: {', '.join(f'P{p + 1}' for p in human)}  "
+               f"bots: {', '.join(f'P{p + 1}' for p in bots) or 'none'}"
+               + (f"  seed: {seed}" if given else ""))
+    click.echo(f"params: {_params_text(game.params)}")
+    click.echo("Type help at the prompt for how to answer.")
+    session = Session(state, human, make_agents(seed, n), title=game.title, seed=seed)
+    try:
+        return session.run()
+    except RuleError as e:
+        raise _rule_failure(e, file, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
+    except DeadState as e:
+        count, seat = e.args
+        raise _Failure(f"the game is not over after {_plural(count, 'action')}, but P{seat + 1} has no legal "
+                       f"action (game seed {seed})", 1, kind="dead state") from None
 
 
 @cli.command("simulate")

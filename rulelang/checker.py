@@ -42,6 +42,8 @@ def elem_type(t: str) -> str | None:
         return COLLECTION_ELEM[t]
     if t.startswith("list:"):
         return t[5:]
+    if t.startswith("set:") and t != "set:?":  # a set of enum members iterates over them
+        return "enum:" + t[4:]
     return None
 
 
@@ -885,6 +887,9 @@ class Checker:
         if n in self.g.members:
             self.g.res[id(e)] = ("member", n)
             return "enum:" + self.g.members[n][0]
+        if n in self.g.enums:  # an enum's name stands for the set of all its members
+            self.g.res[id(e)] = ("enum_all", n)
+            return "set:" + n
         if ctx.get("const") and (n in self.g.vars or n in self.g.player_vars):
             self.err("RL109", f'"{n}" has no value before the game starts; only parameters and constants may be used here',
                      e.span)

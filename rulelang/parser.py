@@ -63,7 +63,6 @@ _TOKEN_WORDS = {
     "RBRACE": '"}"', "COMMA": '","', "EQUAL": '"="', "DOT": '"."', "$END": "end of file",
     "COMPOP": "a comparison", "ADDOP": '"+" or "-"', "MULOP": '"*", "/" or "%"',
     "AUGOP": '"+=" or "-="', "PARAMKW": '"param" or "option"', "VARKIND": '"var"',
-    "HILO": '"highest" or "lowest"',
 }
 
 
@@ -410,8 +409,11 @@ class _Builder(Transformer):
     def outcome_score(self, c):
         return ("score", c[0], None)
 
-    def outcome_then(self, c):
-        return ("then", str(c[0]) if c[0] is not None else "highest", c[1])
+    def outcome_then_high(self, c):
+        return ("then", "highest", c[0])
+
+    def outcome_then_low(self, c):
+        return ("then", "lowest", c[0])
 
     def block(self, c):
         return tuple(c)

@@ -1,0 +1,590 @@
+"""``rulerun play``: people at the terminal play a game against random bots.
+
+The seats given with ``--human`` are played by people; the rest by
+:class:`~interpreter.agents.RandomAgent` bots, which get only the legal
+actions and their own observation.
+
+Nothing a player may not see is ever shown:
+
+- the view of the table (:func:`render_view`) is built from
+  ``state.observation(player)`` alone, plus the texts of the legal actions;
+- an action's text names the cards in its parameters, and some of those are
+  hidden from the other players (Fox's "put back Farmer": the card goes back
+  face down).  So moves are announced by :func:`move_text`, which writes
+  "a hidden card" for every card parameter a viewer does not know, neither
+  before nor after the move;
+- with several people at one terminal, the screen is cleared and a "pass to
+  player N" gate shown between different people's turns.
+
+The only things read besides observations are static declarations (the
+zones' kinds and visibility, the actions' parameter types), never where a
+card lies; see :func:`zone_layout` and :func:`action_cards`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+import zlib
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import click
+from rich import box
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+HIDDEN_CARD = "a hidden card"
+COMMANDS = {"help": "help", "?": "help", "show": "show", "log": "log", "quit": "quit", "exit": "quit"}
+# Colours for card names, picked by a stable hash of the name's first word.
+PALETTE = ("red", "green", "yellow", "blue", "magenta", "cyan", "bright_red", "bright_green",
+           "bright_blue", "bright_magenta", "bright_cyan", "dark_orange")
+
+
+class DeadState(Exception):
+    """The game is not over but the seat to move has no legal action:
+    ``args == (actions played, seat)``."""
+
+
+# ---------------------------------------------------------------- static declarations
+@dataclass(frozen=True)
+class ZoneInfo:
+    name: str
+    kind: str  # "pile" or "stacks"
+    per_player: bool
+    visibility: str  # "public", "owner", "hidden" or "" (unknown)
+
+
+def zone_layout(state, obs: dict) -> list[ZoneInfo]:
+    """The zones as declared (kind, per player, visibility): static facts of
+    the rules file, not hidden information.  The observation alone cannot
+    tell a per-player pile from a shared row of stacks, so this reads the
+    declarations (``state.m.zones``); if they cannot be read, it guesses
+    from the observation's shape."""
+    try:
+        declared = [ZoneInfo(z.name, z.kind, bool(z.per_player), z.visibility) for z in state.m.zones]
+        if [z.name for z in declared] == list(obs["zones"]):
+            return declared
+    except AttributeError:
+        pass
+    n = len(obs["player_vars"][next(iter(obs["player_vars"]))]) if obs["player_vars"] else None
+    out = []
+    for name, content in obs["zones"].items():
+        per_player = n is not None and len(content) == n and all(isinstance(x, list) for x in content)
+        inner = [y for x in content for y in x] if per_player else content
+        kind = "stacks" if any(isinstance(y, list) for y in inner) else "pile"
+        out.append(ZoneInfo(name, kind, per_player, ""))
+    return out
+
+
+def action_cards(state, action) -> list[int]:
+    """The card ids among ``action``'s parameters (its text names each of
+    them).  Reads the action's declared parameter types; an action this
+    cannot analyse raises :class:`LookupError`."""
+    try:
+        ad = state.m.site_actions[action[0]].action
+        return [v for (_, typ, _), v in zip(ad.params, action[1:]) if typ == "card"]
+    except (AttributeError, IndexError, TypeError) as e:
+        raise LookupError(f"cannot read the parameters of {action!r}") from e
+
+
+def _text_with_hidden(state, action, hidden: set) -> str:
+    """The action's text with the cards in ``hidden`` written as
+    :data:`HIDDEN_CARD` (the same template as ``state.action_text``)."""
+    if not hidden:
+        return state.action_text(action)
+    try:
+        m = state.m
+        ad = m.site_actions[action[0]].action
+        values = {name: (HIDDEN_CARD if typ == "card" and v in hidden else m.value_text(typ, v))
+                  for (_, typ, name), v in zip(ad.params, action[1:])}
+        if ad.template is not None:
+            return ad.template.format(**values)
+        return " ".join([ad.name] + [values[name] for _, _, name in ad.params])
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        return "a move that names a hidden card"
+
+
+def knowledge(state, cards: Sequence[int]) -> dict:
+    """For each card id, the bit mask of the seats that know it where it lies."""
+    return {c: sum(1 << p for p in range(state.num_players) if state.knows(p, c)) for c in cards}
+
+
+def visible_action_text(state, action, viewer: int) -> str:
+    """``action``'s text as ``viewer`` may read it now."""
+    try:
+        cards = action_cards(state, action)
+    except LookupError:
+        return "a move"
+    known = knowledge(state, cards)
+    return _text_with_hidden(state, action, {c for c in cards if not known[c] >> viewer & 1})
+
+
+class MoveText:
+    """Announcing one move to viewers.  Create it before applying the
+    action, call :meth:`applied` after; a card parameter is named to a
+    viewer who knew it before the move or knows it after (a card played
+    face up is named, one put back face down is not)."""
+
+    def __init__(self, state, action):
+        self.state = state
+        self.action = action
+        try:
+            self.cards = action_cards(state, action)
+        except LookupError:
+            self.cards = None
+        self.full = state.action_text(action)
+        self.known = knowledge(state, self.cards) if self.cards else {}
+
+    def applied(self) -> None:
+        if self.cards:
+            after = knowledge(self.state, self.cards)
+            self.known = {c: self.known[c] | after[c] for c in self.cards}
+
+    def for_viewers(self, viewers: Sequence[int]) -> str:
+        """The text as every one of ``viewers`` may read it."""
+        if self.cards is None:
+            return "a move"
+        need = sum(1 << v for v in viewers)
+        hidden = {c for c in self.cards if self.known[c] & need != need}
+        return self.full if not hidden else _text_with_hidden(self.state, self.action, hidden)
+
+
+# ---------------------------------------------------------------- the view
+def _card_style(name: str) -> str:
+    word = name.split()[0] if name.split() else name
+    return PALETTE[zlib.crc32(word.encode("utf-8")) % len(PALETTE)]
+
+
+def _card(name) -> Text:
+    if name is None:
+        return Text("?", style="dim")
+    return Text(name, style=_card_style(name))
+
+
+def _join(parts: Sequence[Text], sep: str = ", ") -> Text:
+    out = Text()
+    for i, p in enumerate(parts):
+        if i:
+            out.append(sep)
+        out.append_text(p)
+    return out
+
+
+def pile_text(cards: list, shared: bool = False) -> Text:
+    """One pile as the viewer sees it: names, "?" for a face-down card (by
+    position when some are known), or just a count when all are face down."""
+    if not cards:
+        return Text("-", style="dim")
+    hidden = sum(c is None for c in cards)
+    if hidden == len(cards):
+        return Text(f"{hidden} face down", style="dim")
+    if hidden:
+        return _join([Text(f"{i}:") + _card(c) for i, c in enumerate(cards, 1)], "  ")
+    text = _join([_card(c) for c in cards])
+    if shared and len(cards) > 1:
+        text.append(" (top)", style="dim")
+    return text
+
+
+def stacks_text(stacks: list) -> Text:
+    if not stacks:
+        return Text("-", style="dim")
+    lines = [Text(f"{i}: ") + _join([_card(c) for c in s]) for i, s in enumerate(stacks, 1)]
+    return _join(lines, "\n")
+
+
+def _zone_text(zone: ZoneInfo, content, shared: bool) -> Text:
+    return stacks_text(content) if zone.kind == "stacks" else pile_text(content, shared)
+
+
+def _zone_label(zone: ZoneInfo) -> str:
+    return {"hidden": f"{zone.name} (face down)", "owner": f"{zone.name} (owner only)"}.get(
+        zone.visibility, zone.name)
+
+
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def render_view(state, player: int, console_width: int = 100, *, color: bool = False,
+                title: str | None = None, recent: Sequence[str] = (), actions: bool = True) -> str:
+    """What ``player`` sees: the table from ``state.observation(player)``
+    (their cards, the others' visible cards, face-down counts, the
+    variables), then, if it is their turn and ``actions``, the legal actions
+    numbered from 1 as they may read them.  ``recent`` lines are shown as
+    "since your last turn".  Plain text unless ``color`` (ANSI styles)."""
+    obs = state.observation(player)
+    zones = zone_layout(state, obs)
+    nseats = state.num_players
+    frame = box.ROUNDED if color else box.ASCII
+    parts = []
+
+    to_move = obs.get("to_move")
+    head = Text()
+    head.append(title or "Game", style="bold")
+    head.append(f" - you are P{player + 1}")
+    if obs.get("terminal"):
+        head.append(" - game over")
+    elif isinstance(to_move, int):
+        head.append(" - your turn" if to_move == player else f" - P{to_move + 1} to move")
+    parts.append(head)
+
+    # the players: per-player zones and variables, one row per seat
+    mine = [z for z in zones if z.per_player]
+    pvars = obs["player_vars"]
+    scores = obs.get("scores")
+    if mine or pvars or scores:
+        t = Table(title="Players", title_justify="left", box=frame, show_lines=True, expand=False)
+        t.add_column("seat", no_wrap=True)
+        for z in mine:
+            t.add_column(_zone_label(z))
+        for name in pvars:
+            t.add_column(name, justify="right")
+        if scores is not None:
+            t.add_column("final score", justify="right")
+        for p in range(nseats):
+            seat = Text(f"P{p + 1}")
+            if p == player:
+                seat.append(" (you)", style="bold")
+            if to_move == p:
+                seat.append(" *", style="bold")
+            row = [seat]
+            row += [_zone_text(z, obs["zones"][z.name][p], False) for z in mine]
+            row += [Text(_value(vs[p])) for vs in pvars.values()]
+            if scores is not None:
+                row.append(Text(_value(scores[p])))
+            t.add_row(*row)
+        parts.append(t)
+
+    shared = [z for z in zones if not z.per_player]
+    if shared:
+        t = Table(title="Table", title_justify="left", box=frame, show_header=False, expand=False)
+        t.add_column("zone", no_wrap=True)
+        t.add_column("cards")
+        for z in shared:
+            t.add_row(Text(_zone_label(z)), _zone_text(z, obs["zones"][z.name], True))
+        parts.append(t)
+
+    if obs["vars"]:
+        # wrapped by hand between the items, so that no "name = value" is split
+        v = Text()
+        v.append("vars:", style="bold")
+        column = len("vars:")
+        for i, (k, x) in enumerate(obs["vars"].items()):
+            item = f"{k} = {_value(x)}" + ("," if i < len(obs["vars"]) - 1 else "")
+            if column + 1 + len(item) > console_width and column > len("vars:"):
+                v.append("\n     ")
+                column = len("vars:")
+            v.append(" " + item)
+            column += 1 + len(item)
+        parts.append(v)
+
+    if recent:
+        r = Text()
+        r.append("Since your last turn:", style="bold")
+        for line in recent:
+            r.append("\n  " + line)
+        parts.append(r)
+
+    if actions and to_move == player and not obs.get("terminal"):
+        legal = state.legal_actions()
+        a = Text()
+        a.append("Your actions:", style="bold")
+        width = len(str(len(legal)))
+        for i, action in enumerate(legal, 1):
+            a.append("\n")
+            a.append(f"  {i:>{width}}", style="bold")
+            a.append("  " + visible_action_text(state, action, player))
+        parts.append(a)
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=console_width, force_terminal=color, no_color=not color,
+                      color_system="auto" if color else None, highlight=False, emoji=False,
+                      markup=False, legacy_windows=False, soft_wrap=False)
+    console.print(Group(*parts))
+    text = buf.getvalue()
+    if not color:  # rich pads titles and cells to the width: drop the trailing blanks
+        text = "\n".join(line.rstrip() for line in text.split("\n"))
+    return text
+
+
+# ---------------------------------------------------------------- input
+@dataclass(frozen=True)
+class Choice:
+    """What a line of input means: an action ``index`` (0-based), a
+    ``command`` (help, show, log, quit) or an ``error`` to show before
+    asking again."""
+
+    index: int | None = None
+    command: str | None = None
+    error: str | None = None
+
+
+def parse_choice(line: str, texts: Sequence[str]) -> Choice:
+    """Read one answer against the legal actions' ``texts``: a number 1..k,
+    a command, or an action's text (case-insensitive, spaces collapsed);
+    the start of a text is enough when only one action's text begins so.
+    Identical texts (copies of one card) count as one."""
+    k = len(texts)
+    said = " ".join(line.split())
+    low = said.lower()
+    if not said:
+        return Choice(error=f"Type a number from 1 to {k}, the text of an action, or help.")
+    if low in COMMANDS:
+        return Choice(command=COMMANDS[low])
+    if re.fullmatch(r"[+-]?\d+", said):
+        n = int(said)
+        if 1 <= n <= k:
+            return Choice(index=n - 1)
+        return Choice(error=f"There is no action {n}: choose a number from 1 to {k}.")
+    norm = [" ".join(t.split()).lower() for t in texts]
+    exact = [i for i, t in enumerate(norm) if t == low]
+    if exact:
+        return Choice(index=exact[0])
+    matches = [i for i, t in enumerate(norm) if t.startswith(low)]
+    if not matches:
+        return Choice(error=f"No action reads or starts with {said!r}. "
+                            f"Type a number from 1 to {k}, or help.")
+    if len({norm[i] for i in matches}) == 1:
+        return Choice(index=matches[0])
+    width = len(str(k))
+    listing = "\n".join(f"  {i + 1:>{width}}  {texts[i]}" for i in matches)
+    return Choice(error=f"{said!r} could be any of {len(matches)} actions:\n{listing}\n"
+                        "Type more of the text, or the number.")
+
+
+HELP = """\
+Choose an action by its number ({range}), or type its text. Upper or lower case
+does not matter, and the start of the text is enough when only one action
+begins that way{example}.
+
+Commands:
+  show   show the table and your actions again
+  log    the moves so far, as you saw them
+  help   this text
+  quit   end the game now
+End of input (Ctrl-D) also ends the game; Ctrl-C interrupts it.
+To pick an action whose text is a command word, type its number."""
+
+
+def _range(k: int) -> str:
+    return "1" if k == 1 else f"1-{k}"
+
+
+def _prefix_example(texts: Sequence[str]) -> str:
+    """' (e.g. "hatch M" for "hatch Market")': a short prefix that picks one
+    of ``texts``, or '' if none is shorter than its text."""
+    norm = [t.lower() for t in texts]
+    for t in texts:
+        for n in range(3, len(t)):
+            prefix = t[:n]
+            if prefix.endswith(" "):
+                continue
+            if len({x for x in norm if x.startswith(prefix.lower())}) == 1:
+                return f' (e.g. "{prefix}" for "{t}")'
+    return ""
+
+
+# ---------------------------------------------------------------- the session
+def _stdout_is_colour_terminal() -> bool:
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+    return tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM", "") not in ("dumb", "unknown")
+
+
+def _terminal_width() -> int:
+    try:
+        return max(40, min(os.get_terminal_size(sys.stdout.fileno()).columns, 140))
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        return 100
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _EndOfInput(Exception):
+    pass
+
+
+class Session:
+    """One game with people at the terminal.  ``humans`` are 0-based seats;
+    ``agents`` one bot per seat (the humans' are not used).  ``read(prompt)``
+    returns a line or raises :class:`EOFError`; ``write(text)`` prints."""
+
+    def __init__(self, state, humans: Sequence[int], agents: Sequence, *, title: str = "Game",
+                 seed: int | None = None, read: Callable[[str], str] | None = None,
+                 write: Callable[[str], None] | None = None, color: bool | None = None,
+                 width: int | None = None):
+        self.state = state
+        self.humans = sorted(set(humans))
+        self.agents = agents
+        self.title = title
+        self.seed = seed
+        self.color = _stdout_is_colour_terminal() if color is None else color
+        self.width = _terminal_width() if width is None else width
+        self._read = read or self._read_stdin
+        self._write = write or (lambda text: click.echo(text, nl=False))
+        self.hotseat = len(self.humans) > 1
+        self.logs = {h: [] for h in self.humans}  # seat -> [(number, mover, text)]
+        self.moves = 0
+        self.at_screen = None  # the human who last saw the screen
+
+    # ---- output and input
+    def say(self, text: str = "") -> None:
+        self._write(text + "\n")
+
+    def _read_stdin(self, prompt: str) -> str:
+        line = input(prompt)
+        if not _stdin_is_terminal():  # a transcript shows what was answered
+            self._write(line + "\n")
+        return line
+
+    def ask(self, prompt: str) -> str:
+        try:
+            return self._read(prompt)
+        except EOFError:
+            raise _EndOfInput from None
+
+    def clear(self) -> None:
+        if self.color:
+            self._write("\033[H\033[2J\033[3J")
+        else:
+            self.say("\n" + "-" * min(self.width, 60))
+
+    # ---- the game
+    def run(self) -> int:
+        """Play to the end, a ``quit`` or the end of input; returns 0.
+        Raises :class:`DeadState`, ``RuleError``, ``KeyboardInterrupt``."""
+        st = self.state
+        try:
+            while not st.is_terminal:
+                seat = st.current_player
+                legal = st.legal_actions()
+                if not legal:
+                    raise DeadState(self.moves, seat)
+                if seat in self.humans:
+                    action = self.human_turn(seat, legal)
+                    if action is None:
+                        self.say(f"Game ended by P{seat + 1} after {self._moves_text()}.")
+                        return 0
+                else:
+                    agent = self.agents[seat]
+                    obs = st.observation(seat) if getattr(agent, "needs_observation", True) else None
+                    action = agent.choose(legal, obs)
+                self.play(seat, action)
+        except _EndOfInput:
+            self.say("")
+            self.say(f"End of input: game abandoned after {self._moves_text()}.")
+            return 0
+        self.finish()
+        return 0
+
+    def _moves_text(self) -> str:
+        return f"{self.moves} action{'' if self.moves == 1 else 's'}"
+
+    def play(self, seat: int, action) -> None:
+        st = self.state
+        move = MoveText(st, action)
+        st.apply(action)
+        move.applied()
+        self.moves += 1
+        for h in self.humans:
+            self.logs[h].append((self.moves, seat, move.for_viewers([h])))
+        if seat in self.humans:
+            self.say(f"P{seat + 1} (you): {move.for_viewers([seat])}")
+        else:
+            self.say(f"P{seat + 1}: {move.for_viewers(self.humans)}")
+
+    def view(self, seat: int) -> str:
+        recent = ()
+        if self.hotseat:
+            log = self.logs[seat]
+            last = max((i for i, (_, mover, _) in enumerate(log) if mover == seat), default=-1)
+            recent = [self._log_line(entry, seat) for entry in log[last + 1:]]
+        return render_view(self.state, seat, self.width, color=self.color, title=self.title,
+                           recent=recent)
+
+    def _log_line(self, entry, seat: int) -> str:
+        number, mover, text = entry
+        who = f"P{mover + 1}" + (" (you)" if mover == seat else "")
+        return f"{number:4d}  {who}: {text}"
+
+    def gate(self, seat: int) -> bool:
+        """Clear the screen and wait for ``seat``'s player; False on quit."""
+        self.clear()
+        while True:
+            answer = self.ask(f"Pass to player {seat + 1} (P{seat + 1}), then press Enter. ")
+            word = answer.strip().lower()
+            if COMMANDS.get(word) == "quit":
+                return False
+            if not word:
+                return True
+            self.say("Just press Enter (or type quit).")
+
+    def human_turn(self, seat: int, legal: list):
+        """Ask ``seat``'s player for an action; None if they quit."""
+        st = self.state
+        if self.hotseat and self.at_screen != seat:
+            if not self.gate(seat):
+                return None
+            if self.color:
+                self.clear()
+        self.at_screen = seat
+        texts = [visible_action_text(st, a, seat) for a in legal]
+        self.say("")
+        self._write(self.view(seat))
+        prompt = f"P{seat + 1}, choose {_range(len(legal))} (or help): "
+        while True:
+            choice = parse_choice(self.ask(prompt), texts)
+            if choice.index is not None:
+                return legal[choice.index]
+            if choice.error:
+                self.say(choice.error)
+            elif choice.command == "help":
+                self.say(HELP.format(range=_range(len(legal)), example=_prefix_example(texts)))
+            elif choice.command == "show":
+                self._write(self.view(seat))
+            elif choice.command == "log":
+                log = self.logs[seat]
+                if not log:
+                    self.say("No moves yet.")
+                for entry in log:
+                    self.say(self._log_line(entry, seat))
+            elif choice.command == "quit":
+                return None
+
+    def finish(self) -> None:
+        st = self.state
+        if len(self.humans) == 1:
+            self.say("")
+            self._write(render_view(st, self.humans[0], self.width, color=self.color, title=self.title))
+        self.say("")
+        self.say(f"Game over after {self._moves_text()}.")
+        scores = st.scores()
+        self.say("Scores: " + ", ".join(f"P{p + 1} {_value(s)}" for p, s in enumerate(scores)))
+        winners = st.winners()
+        named = [f"P{w + 1}" + (" (you)" if w in self.humans else "") for w in winners]
+        if not winners:
+            self.say("No winner.")
+        elif len(winners) == 1:
+            self.say(f"Winner: {named[0]}")
+        else:
+            self.say("Winners: " + ", ".join(named) + " (shared win)")
+        if self.seed is not None:
+            self.say(f"Game seed: {self.seed}")
+
+
+__all__ = ["render_view", "parse_choice", "Choice", "Session", "MoveText", "visible_action_text",
+           "zone_layout", "action_cards", "DeadState", "HIDDEN_CARD"]
