@@ -78,6 +78,7 @@ class Machine:
         self._vis_cache = {}
         self.cvar_bases = []
         self.generated_sources = []
+        self.cvar_initial = ()
 
     # ------------------------------------------------------------ new states
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
@@ -110,6 +111,7 @@ class Machine:
         st.inplay = ()
         st.V = self.var_defaults(st)
         st.C = self.cvar_defaults(st)
+        self.cvar_initial = tuple(st.C)
         inplay = self.deck(st)
         st.inplay = tuple(inplay)
         start = st.Z[self.start_zone]
@@ -316,8 +318,21 @@ class Machine:
         - ``to_move``: the seat to move, ``"chance"`` or ``None`` at the end;
         - ``scores`` once the game is over.
         """
-        names = self.card_names
         K, vis, bit = st.K, st.vis, 1 << player
+        C, C0, cvars = st.C, self.cvar_initial, self.cvar_names
+        plain = self.card_names
+
+        def show(c):
+            """A card's name, or {"card": name, var: value, ...} when one of
+            its card variables differs from its initial value (a declared
+            rank, say): what is on the table is public with the card."""
+            changed = {name: self.json_value(t, C[base + c]) for name, t, base in cvars
+                       if C[base + c] != C0[base + c]}
+            if changed:
+                return {"card": plain[c], **changed}
+            return plain[c]
+
+        names = _Shown(show) if cvars else plain
         zones = {}
         for z in self.zones:
             owners = range(st.n) if z.per_player else (0,)
@@ -383,10 +398,29 @@ def _zone_text(content, kind="pile") -> str:
     if not content:
         return "-"
     if kind == "stacks":
-        return " | ".join(", ".join(c if c is not None else "?" for c in s) for s in content)
-    known = [c for c in content if c is not None]
+        return " | ".join(", ".join(_card_text(c) for c in s) for s in content)
+    known = [_card_text(c) for c in content if c is not None]
     hidden = len(content) - len(known)
     return ", ".join(known + ([f"{hidden} face down"] if hidden else []))
+
+
+class _Shown:
+    """``names[c]`` for the observation: a plain lookup or a call."""
+
+    __slots__ = ("show",)
+
+    def __init__(self, show):
+        self.show = show
+
+    def __getitem__(self, c):
+        return self.show(c)
+
+
+def _card_text(c) -> str:
+    if isinstance(c, dict):
+        extra = ", ".join(f"{k} {v}" for k, v in c.items() if k != "card")
+        return f"{c['card']} ({extra})"
+    return c if c is not None else "?"
 
 
 def _jsonable(v):
