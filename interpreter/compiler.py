@@ -80,10 +80,12 @@ class _Shuffle:
 
 
 class Compiler:
-    def __init__(self, g: CheckedGame, params: dict, explicit_chance=False):
+    def __init__(self, g: CheckedGame, params: dict, explicit_chance=False, coverage=False):
         self.g = g
         self.m = Machine()
         self.m.explicit_chance = explicit_chance
+        self.coverage = coverage
+        self.flow_slots = set()
         self.param_values = params
         self.code = self.m.code
         self.fn_cache = {}
@@ -175,6 +177,14 @@ class Compiler:
         m.score_fn = self.expr(o.score)
         m.tiebreaks = [(1 if hilo == "highest" else -1, self.expr(e)) for hilo, e in o.tiebreaks]
         m.generated_sources = self.cg.ns.get("__sources__", [])
+        m.flow_slots = tuple(sorted(self.flow_slots))
+        # invariants: declared ones, then the zones' capacities
+        for inv in g.invariants:
+            m.invariants.append((self.expr(inv.cond), inv.message or "invariant broken", inv.span))
+        for z in g.zones.values():
+            if z.capacity is not None:
+                cap = z.capacity if isinstance(z.capacity, int) else self.param_values[z.capacity]
+                m.capacities.append((z.index, z.name, z.per_player, z.kind, cap, z.span))
         return m
 
     def compile_deck(self):
@@ -719,6 +729,7 @@ class Compiler:
         span = s.span
         if isinstance(s, A.Let):
             k = g.res[id(s)]
+            self.flow_slots.add(k)
             f = self.expr(s.expr)
 
             def let(st):
@@ -743,6 +754,7 @@ class Compiler:
         elif isinstance(s, A.Shuffle):
             zone = self.expr(s.zone)
             slot = self.g.nslots  # scratch slot beyond the checker's
+            self.flow_slots.add(slot)
             def start_shuffle(st):
                 inst = zone(st)
                 pile = st.Z[inst]
@@ -767,24 +779,30 @@ class Compiler:
             pass
         elif isinstance(s, A.If):
             ends = []
-            for cond, body in s.branches:
+            for k, (cond, body) in enumerate(s.branches):
                 jf = self.emit(JF, self.expr(cond), None, cond.span)
+                self.probe("branch", f"{'if' if k == 0 else 'elif'} branch taken", cond.span)
                 self.block(body)
                 ends.append(self.emit(JMP, None, None, span))
                 self.patch(jf, len(self.code))
             if s.else_body is not None:
+                self.probe("branch", "else branch taken", s.else_body[0].span)
                 self.block(s.else_body)
+            else:
+                self.probe("branch", "if condition false (no branch taken)", s.branches[0][0].span)
             for j in ends:
                 self.code[j] = (JMP, len(self.code), None, span)
         elif isinstance(s, A.While):
             top = len(self.code)
             jf = self.emit(JF, self.expr(s.cond), None, s.cond.span)
+            self.probe("loop", "while loop body entered", s.cond.span)
             self.block(s.body)
             self.emit(JMP, top, None, span)
             self.patch(jf, len(self.code))
         elif isinstance(s, A.Repeat):
             var = g.res[id(s)]
             cnt = g.res[(id(s), "counter")]
+            self.flow_slots.update((var, cnt))
             count = self.expr(s.count)
 
             def init(st):
@@ -804,6 +822,7 @@ class Compiler:
             var = g.res[id(s)]
             items = g.res[(id(s), "items")]
             cnt = g.res[(id(s), "counter")]
+            self.flow_slots.update((var, items, cnt))
             seq = self.seq(s.iter)
             start = self.expr(s.start) if s.start is not None else None
 
@@ -834,6 +853,7 @@ class Compiler:
             self.patch(jf, len(self.code))
         elif isinstance(s, A.Turn):
             saved = g.res[(id(s), "saved")]
+            self.flow_slots.add(saved)
             who = self.expr(s.player)
 
             def enter(st):
@@ -848,9 +868,23 @@ class Compiler:
         else:  # pragma: no cover
             raise AssertionError(s)
 
+    def probe(self, kind, what, span):
+        """With coverage on, count each time the flow passes here."""
+        if not self.coverage:
+            return
+        counts = self.m.coverage_counts
+        i = len(counts)
+        counts.append(0)
+        self.m.coverage_points.append((kind, what, span))
+
+        def hit(st):
+            counts[i] += 1
+        self.emit(EXEC, hit, None, span)
+
     def choose(self, s):
         site = len(self.m.sites)
         self.m.sites.append([])
+        self.probe("choose", "choice reached: " + ", ".join(n.id for n in s.actions), s.span)
         self.emit(DECIDE, site, None, s.span)
         jumps = []
         for n in s.actions:
@@ -860,7 +894,11 @@ class Compiler:
             self.m.site_actions.append(sa)
             self.m.sites[site].append(sa)
             a = self.g.actions[n.id]
-            self.block(a.body[len(self._preamble(a)):])
+            body = a.body[len(self._preamble(a)):]
+            if any(isinstance(x, A.Choose) for b in _all_blocks(body) for x in b):
+                # a choice inside the action: its parameters live across it
+                self.flow_slots.update(slot for slot, _, _ in ad.params)
+            self.block(body)
             jumps.append(self.emit(JMP, None, None, s.span))
         for j in jumps:
             self.code[j] = (JMP, len(self.code), None, s.span)
@@ -1131,6 +1169,19 @@ class Compiler:
         return lv
 
 
+def _all_blocks(body):
+    """A block and every block nested in it."""
+    yield body
+    for st in body:
+        if isinstance(st, A.If):
+            for _, b in st.branches:
+                yield from _all_blocks(b)
+            if st.else_body is not None:
+                yield from _all_blocks(st.else_body)
+        elif isinstance(st, (A.While, A.Repeat, A.For, A.Turn)):
+            yield from _all_blocks(st.body)
+
+
 def _children(e):
     if isinstance(e, (tuple, list)):
         for x in e:
@@ -1268,9 +1319,10 @@ def _coerce(name, t, raw):
         raise ParamError(f'parameter "{name}" is a number, not {raw!r}') from None
 
 
-def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None) -> Machine:
+def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None,
+                 coverage=False) -> Machine:
     params = resolve_params(g, overrides or {}, num_players)
-    return Compiler(g, params, explicit_chance).compile()
+    return Compiler(g, params, explicit_chance, coverage).compile()
 
 
 __all__ = ["compile_game", "resolve_params", "ParamError", "least_sum_at_least", "Diagnostic"]

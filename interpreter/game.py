@@ -37,7 +37,8 @@ class Game:
             lo, hi = self.machine.players
             if not isinstance(num_players, int) or not lo <= num_players <= hi:
                 return self.machine  # new_state reports the bad count
-            m = compile_game(self.checked, self.overrides, self.explicit_chance, num_players)
+            m = compile_game(self.checked, self.overrides, self.explicit_chance, num_players,
+                             coverage=getattr(self, "coverage", False))
             self._machines[num_players] = m
         return m
 
@@ -108,13 +109,16 @@ class Game:
                     self.explicit_chance, params)
 
 
-def load(path, /, explicit_chance: bool = False, **params) -> Game:
+def load(path, /, explicit_chance: bool = False, coverage: bool = False, **params) -> Game:
     """Parse, check and compile a rules file.  Raises
     :class:`rulelang.RulesError` for a bad file and :class:`ParamError` for
-    a bad parameter."""
+    a bad parameter.  ``coverage=True`` counts, in ``game.machine``, each
+    pass through a branch, loop and choice (for the fuzzer)."""
     checked = rulelang.load_checked(Path(path))
-    machine = compile_game(checked, params, explicit_chance)
-    return Game(machine, checked, str(path), explicit_chance, params)
+    machine = compile_game(checked, params, explicit_chance, coverage=coverage)
+    game = Game(machine, checked, str(path), explicit_chance, params)
+    game.coverage = coverage
+    return game
 
 
 __all__ = ["Game", "load", "RulesError", "ParamError"]

@@ -79,6 +79,11 @@ class Machine:
         self.cvar_bases = []
         self.generated_sources = []
         self.cvar_initial = ()
+        self.flow_slots = ()
+        self.invariants = []  # (closure, message, span)
+        self.capacities = []  # (zone index, name, per player, kind, capacity, span)
+        self.coverage_points = []  # (kind, what, span)
+        self.coverage_counts = []
 
     # ------------------------------------------------------------ new states
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
@@ -213,6 +218,57 @@ class Machine:
                 sa.action.enumerate(st, out, (sa.uid,))
         except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
             raise RuleError(_explain(err), span) from None
+        return out
+
+    # ------------------------------------------------------------ checks
+    def state_key(self, st) -> tuple:
+        """Everything that decides the game from here on, save the random
+        generator and who knows what: equal keys = the same position."""
+        stacks = self.stack_instances
+        Z = tuple(tuple(tuple(s) for s in z) if i in stacks else tuple(z) for i, z in enumerate(st.Z))
+        L = st.L
+        return (Z, tuple(st.V), tuple(st.C), tuple(L[s] for s in self.flow_slots),
+                st.pc, st.me, st.chance_n, st.done)
+
+    def broken_invariants(self, st) -> list:
+        """[(message, span)] for every invariant that does not hold: the
+        declared ones, each zone's capacity, every card in exactly one place,
+        whole-number scores."""
+        out = []
+        for f, message, span in self.invariants:
+            try:
+                ok = f(st)
+            except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+                out.append((f"invariant could not be evaluated: {_explain(err)}", span))
+                continue
+            if not ok:
+                out.append((message, span))
+        for index, name, per_player, kind, cap, span in self.capacities:
+            for p in (range(st.n) if per_player else (0,)):
+                size = len(st.Z[index * self.stride + p])
+                if size > cap:
+                    who = f" of player {p + 1}" if per_player else ""
+                    unit = "stacks" if kind == "stacks" else "cards"
+                    out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
+        seen = {}
+        stacks = self.stack_instances
+        for inst, z in enumerate(st.Z):
+            for c in (x for s in z for x in s) if inst in stacks else z:
+                if c in seen:
+                    out.append((f"{self.card_names[c]} lies in two places at once", None))
+                seen[c] = inst
+                if st.loc[c] != inst:
+                    out.append((f"{self.card_names[c]} is not where the engine thinks", None))
+        if len(seen) != len(st.inplay):
+            missing = [self.card_names[c] for c in st.inplay if c not in seen]
+            out.append((f"cards lost: {', '.join(missing[:5])}", None))
+        try:
+            scores = self.scores(st)
+        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            out.append((f"the score cannot be computed: {_explain(err)}", None))
+        else:
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+                out.append((f"scores are not whole numbers: {scores}", None))
         return out
 
     # ------------------------------------------------------------ text

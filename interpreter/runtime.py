@@ -338,6 +338,32 @@ class State:
                 return
         raise ValueError(f"no card var named {name!r}")
 
+    def key(self) -> tuple:
+        """A hashable summary of the position (not the random generator,
+        not the history): equal keys mean the same position."""
+        return self.m.state_key(self)
+
+    def debug_text(self) -> str:
+        """Every card where it lies, hidden or not: for replays and debugging,
+        never for players."""
+        m = self.m
+        lines = []
+        for z in m.zones:
+            for p in (range(self.n) if z.per_player else (0,)):
+                who = f" (P{p + 1})" if z.per_player else ""
+                content = self.zone_cards(z.name, p if z.per_player else None)
+                if z.kind == "stacks":
+                    text = " | ".join(", ".join(s) for s in content) or "-"
+                else:
+                    text = ", ".join(content) or "-"
+                lines.append(f"{z.name}{who}: {text}")
+        V = self.V
+        for name, t, i in m.var_names:
+            lines.append(f"{name} = {m.value_text(t, V[i])}")
+        for name, t, base in m.pvar_names:
+            lines.append(f"{name}: " + ", ".join(f"P{p + 1} {m.value_text(t, V[base + p])}" for p in range(self.n)))
+        return "\n".join(lines)
+
     def legal_action_texts(self) -> list:
         return [self.action_text(a) for a in self.legal_actions()]
 

@@ -1,0 +1,477 @@
+"""The fuzz harness: drive a rules file into dead states, endless games,
+broken invariants, rule errors and nondeterminism, and shrink each finding
+to a short, replayable action sequence.
+
+    from interpreter.fuzz import fuzz
+    report = fuzz("games/emu_ranchers.rules", examples=200)
+    for f in report.findings:
+        print(f.kind, f.message, f.actions)
+
+How it searches (the shape of a Hypothesis stateful test): each example
+draws a player count, values for the parameters named in ``vary`` (within
+their declared ranges), a game seed, a prefix of action choices (two bytes
+a step; they shrink toward the first legal action) and a seed for the
+random policy that plays on after the prefix.  The game is played to its
+end; after every step the invariants are checked and the position is
+compared with the earlier positions of the same game.
+
+What it reports, by kind:
+
+- ``dead_state``: not over, yet the player to move has no legal action;
+- ``endless``: the game passed ``max_actions`` actions;
+- ``cycle``: a position came back: the players can go round forever;
+- ``invariant``: a declared invariant, a zone capacity, card conservation
+  (every card in exactly one place) or whole-number scores failed;
+- ``rule_error``: a rule could not be carried out (an empty pile to draw
+  from, ...), with its place in the rules file;
+- ``nondeterminism``: the same seed and actions replayed differently;
+- ``crash``: the engine itself failed (a bug to report, not the rules').
+
+Hypothesis shrinks the search's choices; then the action trace itself is
+minimised greedily (each step tried as the first legal action, steps
+dropped) while the same kind of finding still occurs.  Each search stops at
+its first finding; the search is then repeated with that kind set aside,
+so one run can report several kinds.  The run also counts, with the
+machine's coverage probes, each branch, loop and choice that ever ran, and
+each action ever played: what never ran is listed as unused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import attrs
+
+from .game import Game, load
+from .runtime import IllegalAction, RuleError
+
+KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash")
+PREFIX_STEPS = 400
+REPLAY_VERSION = 1
+
+
+@attrs.define
+class Finding:
+    kind: str
+    message: str
+    players: int
+    params: dict
+    seed: int
+    actions: list  # the actions' text forms, in order; the finding is after the last
+    where: str | None = None  # FILE:LINE:COL of the rule concerned, when known
+    loop_from: int | None = None  # for a cycle: the step where the repeated position first stood
+
+    def to_dict(self) -> dict:
+        return attrs.asdict(self)
+
+    def replay_dict(self, rules_file: str) -> dict:
+        return {"rulelang_replay": REPLAY_VERSION, "rules": rules_file, "finding": self.to_dict()}
+
+
+@attrs.define
+class Report:
+    rules: str
+    findings: list
+    games: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    coverage: list = attrs.Factory(list)  # dicts: kind, what, where, count
+    unused: list = attrs.Factory(list)  # descriptions of what never ran
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    @property
+    def actions_per_s(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict:
+        return {"rules": self.rules, "ok": self.ok, "games": self.games, "actions": self.actions,
+                "seconds": round(self.seconds, 3), "actions_per_s": round(self.actions_per_s, 1),
+                "findings": [f.to_dict() for f in self.findings], "coverage": self.coverage,
+                "unused": self.unused}
+
+
+class _Found(Exception):
+    def __init__(self, kind, message, where=None, loop_from=None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.where = where
+        self.loop_from = loop_from
+
+
+# ---------------------------------------------------------------- playing one game
+def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
+              on_action=None, check_cycles=True):
+    """Play one game; ``choose(step, n_legal) -> index``.  Returns the list
+    of action texts.  Raises :class:`_Found` at the first finding whose kind
+    is not in ``skip``."""
+    texts = []
+    try:
+        state = game.new_state(seed, players)
+    except RuleError as err:
+        raise _Found("rule_error", err.message, _where(err.span)) from None
+    seen = {}
+    step = 0
+    while True:
+        if "invariant" not in skip:
+            broken = state.m.broken_invariants(state)
+            if broken:
+                message, span = broken[0]
+                raise _Found("invariant", message, _where(span))
+        if state.is_terminal:
+            return texts, state
+        if check_cycles and "cycle" not in skip:
+            key = state.key()
+            first = seen.get(key)
+            if first is not None:
+                raise _Found("cycle", f"the position after action {first} came back after action {step}: "
+                             "the players can repeat these moves forever", loop_from=first)
+            seen[key] = step
+        if step >= max_actions:
+            if "endless" in skip:
+                return texts, state
+            raise _Found("endless", f"the game did not end within {max_actions} actions")
+        try:
+            legal = state.legal_actions()
+        except RuleError as err:
+            raise _Found("rule_error", err.message, _where(err.span)) from None
+        if not legal:
+            if "dead_state" in skip:
+                return texts, state
+            who = f"player {state.current_player + 1}"
+            raise _Found("dead_state", f"{who} is to move but has no legal action", _where(_site_span(state)))
+        a = legal[choose(step, len(legal))]
+        texts.append(state.action_text(a))
+        if on_action is not None:
+            on_action(state, a)
+        try:
+            state.apply(a)
+        except RuleError as err:
+            raise _Found("rule_error", err.message, _where(err.span)) from None
+        step += 1
+
+
+def _where(span):
+    return str(span) if span is not None and getattr(span, "line", 0) else None
+
+
+def _site_span(state):
+    try:
+        return state.m.code[state.pc][3]
+    except (IndexError, AttributeError):  # pragma: no cover
+        return None
+
+
+def replay(game: Game, players: int, seed: int, actions) -> tuple:
+    """Replay action texts from a seed; returns (state, index of the first
+    action that is not legal or None)."""
+    state = game.new_state(seed, players)
+    for i, text in enumerate(actions):
+        try:
+            state.apply_text(text)
+        except IllegalAction:
+            return state, i
+    return state, None
+
+
+# ---------------------------------------------------------------- the search
+class _Fuzzer:
+    def __init__(self, path, players, examples, max_actions, vary, seed, params, progress, check_cycles):
+        self.path = str(path)
+        self.base_params = dict(params or {})
+        self.examples = examples
+        self.max_actions = max_actions
+        self.seed = seed
+        self.progress = progress
+        self.check_cycles = check_cycles
+        self.games = {}
+        first = self.game(())
+        lo, hi = first.min_players, first.max_players
+        if players in (None, "all"):
+            self.counts = list(range(lo, hi + 1))
+        else:
+            counts = [players] if isinstance(players, int) else list(players)
+            for n in counts:
+                if not lo <= n <= hi:
+                    raise ValueError(f"{first.title} is for {lo} to {hi} players, not {n}")
+            self.counts = counts
+        self.vary = self.vary_strategies(first, vary or ())
+        self.played_games = 0
+        self.played_actions = 0
+        self.chosen = {}  # action name -> times played
+
+    def game(self, varied: tuple) -> Game:
+        g = self.games.get(varied)
+        if g is None:
+            params = dict(self.base_params)
+            params.update(dict(varied))
+            g = load(self.path, coverage=True, **params)
+            self.games[varied] = g
+        return g
+
+    def vary_strategies(self, game, names):
+        from hypothesis import strategies as st
+
+        out = []
+        info = {name: (kind, t) for name, kind, t, _, _ in game.param_info()}
+        checked = game.checked
+        for name in names:
+            if name not in info:
+                raise ValueError(f'--vary: unknown parameter "{name}" (parameters: {", ".join(info) or "none"})')
+            t = info[name][1]
+            if t == "bool":
+                out.append((name, st.booleans()))
+                continue
+            p = checked.params[name]
+            if p.low is None:
+                raise ValueError(f'--vary {name}: the parameter declares no range to draw from')
+            from .compiler import Compiler, _is_const
+            comp = Compiler(checked, game.params)
+            lo, hi = comp._expr(p.low), comp._expr(p.high)
+            if not (_is_const(lo) and _is_const(hi)):
+                raise ValueError(f'--vary {name}: its range must be plain numbers')
+            out.append((name, st.integers(lo.const, hi.const)))
+        return out
+
+    def record(self, state, a):
+        name = state.m.site_actions[a[0]].action.name
+        self.chosen[name] = self.chosen.get(name, 0) + 1
+        self.played_actions += 1
+
+    def search(self, skip) -> tuple | None:
+        """One Hypothesis search; returns (finding inputs, _Found) or None."""
+        from hypothesis import HealthCheck, Phase, given, settings
+        from hypothesis import seed as hseed
+        from hypothesis import strategies as st
+
+        last = {}
+
+        @hseed(self.seed)
+        @settings(max_examples=self.examples, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+                  report_multiple_bugs=False, print_blob=False)
+        @given(data=st.data())
+        def run(data):
+            players = data.draw(st.sampled_from(self.counts), label="players")
+            varied = tuple((name, data.draw(s, label=name)) for name, s in self.vary)
+            game_seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
+            prefix = data.draw(st.binary(max_size=2 * PREFIX_STEPS), label="choices")
+            policy = random.Random(data.draw(st.integers(0, 2**31 - 1), label="policy"))
+            game = self.game(varied)
+
+            def choose(step, n):
+                if 2 * step + 1 < len(prefix):
+                    return (prefix[2 * step] << 8 | prefix[2 * step + 1]) % n
+                return policy.randrange(n)
+
+            self.played_games += 1
+            if self.progress is not None:
+                self.progress(self.played_games, self.played_actions)
+            chosen = []
+            try:
+                texts, final = play_game(game, players, game_seed, _Recorder(choose, chosen), self.max_actions,
+                                         skip, self.record, self.check_cycles)
+            except _Found as found:
+                last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
+                last["found"] = found
+                raise
+            except Exception as err:  # an engine bug: report it, do not hide it
+                if "crash" in skip:
+                    return
+                found = _Found("crash", f"{type(err).__name__}: {err}")
+                last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
+                last["found"] = found
+                raise found from err
+            if "nondeterminism" not in skip and self.played_games % 5 == 1:
+                again, index = replay(game, players, game_seed, texts)
+                if index is not None or again.key() != final.key() or again.returns() != final.returns():
+                    found = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
+                    last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
+                    last["found"] = found
+                    raise found
+
+        try:
+            run()
+        except _Found:
+            return last["inputs"], last["found"]
+        return None
+
+    def minimise(self, inputs, found, skip, budget_s=5.0):
+        """Greedily shorten the action trace while the same kind of finding
+        still occurs: try each step as the first legal action, and drop steps."""
+        game, players, params, seed, choices = inputs
+        kind = found.kind
+
+        def attempt(cs):
+            def choose(step, n):
+                return cs[step] % n if step < len(cs) else 0
+            try:
+                texts, _ = play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles)
+            except _Found as f:
+                if f.kind == kind:
+                    return f
+            except Exception:  # noqa: BLE001 - a different problem: not this finding
+                return None
+            return None
+
+        best = list(choices)
+        best_found = attempt(best) or found
+        if kind in ("endless", "nondeterminism", "crash"):
+            return best, best_found
+        deadline = time.perf_counter() + budget_s
+        improved = True
+        while improved and time.perf_counter() < deadline:
+            improved = False
+            for i in range(len(best)):
+                if time.perf_counter() >= deadline:
+                    break
+                for cand in (best[:i] + best[i + 1:], best[:i] + [0] + best[i + 1:]):
+                    if cand == best:
+                        continue
+                    f = attempt(cand)
+                    if f is not None:
+                        trace = _trace_len(game, players, seed, cand, self.max_actions, skip, self.check_cycles)
+                        if trace is not None and (trace < len(best) or (trace == len(best) and cand < best)):
+                            best, best_found = cand[:trace], f
+                            improved = True
+                            break
+        return best, best_found
+
+    def finding(self, inputs, found, skip) -> Finding:
+        choices, found = self.minimise(inputs, found, skip)
+        game, players, params, seed, _ = inputs
+        texts = _texts(game, players, seed, choices, self.max_actions, skip, self.check_cycles)
+        return Finding(found.kind, found.message, players, params, seed, texts, found.where, found.loop_from)
+
+
+class _Recorder:
+    """Wraps a choice function and records the indices chosen."""
+
+    def __init__(self, choose, out):
+        self.choose = choose
+        self.out = out
+
+    def __call__(self, step, n):
+        i = self.choose(step, n)
+        self.out.append(i)
+        return i
+
+
+def _trace_len(game, players, seed, choices, max_actions, skip, check_cycles):
+    out = []
+
+    def choose(step, n):
+        i = choices[step] % n if step < len(choices) else 0
+        out.append(i)
+        return i
+    try:
+        play_game(game, players, seed, choose, max_actions, skip, None, check_cycles)
+    except _Found:
+        return len(out)
+    except Exception:  # noqa: BLE001
+        return None
+    return None
+
+
+def _texts(game, players, seed, choices, max_actions, skip, check_cycles):
+    texts = []
+
+    def choose(step, n):
+        return choices[step] % n if step < len(choices) else 0
+
+    def on_action(state, a):
+        texts.append(state.action_text(a))
+    try:
+        play_game(game, players, seed, choose, max_actions, skip, on_action, check_cycles)
+    except _Found:
+        pass
+    except Exception:  # noqa: BLE001 - a crash finding: the texts so far are the trace
+        pass
+    return texts
+
+
+def fuzz(path, players="all", examples: int = 100, max_actions: int = 5000, vary=(), seed: int = 0,
+         params=None, progress=None, kinds=KINDS, check_cycles: bool = True) -> Report:
+    """Fuzz a rules file; returns a :class:`Report`.  ``players``: a count,
+    a list of counts, or "all"; ``vary``: parameter names to draw within
+    their ranges; ``kinds``: the kinds of finding to look for."""
+    t0 = time.perf_counter()
+    fz = _Fuzzer(path, players, examples, max_actions, vary, seed, params, progress, check_cycles)
+    skip = set(KINDS) - set(kinds)
+    findings = []
+    while True:
+        result = fz.search(frozenset(skip))
+        if result is None:
+            break
+        inputs, found = result
+        findings.append(fz.finding(inputs, found, frozenset(skip)))
+        skip.add(found.kind)
+        if skip >= set(KINDS):
+            break
+    report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0)
+    _coverage(fz, report)
+    return report
+
+
+def _coverage(fz, report):
+    counts = {}
+    points = None
+    for game in fz.games.values():
+        for m in {id(m): m for m in game._machines.values()}.values():
+            points = m.coverage_points
+            for i, c in enumerate(m.coverage_counts):
+                counts[i] = counts.get(i, 0) + c
+    for i, (kind, what, span) in enumerate(points or ()):
+        report.coverage.append({"kind": kind, "what": what, "where": _where(span), "count": counts.get(i, 0)})
+        if not counts.get(i):
+            report.unused.append(f"{_where(span)}: {what} never happened")
+    game = next(iter(fz.games.values()))
+    for name, a in game.checked.actions.items():
+        n = fz.chosen.get(name, 0)
+        report.coverage.append({"kind": "action", "what": f"action {name} played", "where": str(a.span),
+                                "count": n})
+        if not n:
+            report.unused.append(f"{a.span}: action {name} was never played")
+
+
+# ---------------------------------------------------------------- replay files
+def save_replay(finding: Finding, rules_file: str, out_dir) -> Path:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = Path(rules_file).stem
+    path = out / f"{stem}-{finding.kind}-{finding.players}p-{finding.seed}.json"
+    path.write_text(json.dumps(finding.replay_dict(rules_file), indent=2) + "\n")
+    return path
+
+
+class ReplayError(Exception):
+    """A replay file that cannot be read or does not fit its rules file."""
+
+
+def load_replay(path) -> tuple[str, Finding]:
+    """Read a replay file; returns (rules file, finding)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ReplayError(f"cannot read {path}: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ReplayError(f"{path} is not a replay file (not JSON: {err})") from None
+    if not isinstance(data, dict) or data.get("rulelang_replay") != REPLAY_VERSION:
+        raise ReplayError(f"{path} is not a rulelang replay file (version {REPLAY_VERSION})")
+    try:
+        f = data["finding"]
+        finding = Finding(str(f["kind"]), str(f["message"]), int(f["players"]), dict(f["params"]),
+                          int(f["seed"]), [str(a) for a in f["actions"]], f.get("where"), f.get("loop_from"))
+        return str(data["rules"]), finding
+    except (KeyError, TypeError, ValueError) as err:
+        raise ReplayError(f"{path}: a field is missing or malformed ({err})") from None
+
+
+__all__ = ["fuzz", "Finding", "Report", "KINDS", "save_replay", "load_replay", "ReplayError", "replay",
+           "play_game"]
