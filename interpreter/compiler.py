@@ -236,8 +236,26 @@ class Compiler:
         if isinstance(e, (A.IntLit, A.BoolLit, A.StrLit, A.SetLit)) or (
                 isinstance(e, A.Name) and self.g.res.get(id(e), ("",))[0] in ("param", "member", "zone")):
             return self._expr(e)  # constants stay foldable
+        if self.is_static(e):
+            try:
+                return _const(self._expr(e)(None))
+            except Exception:  # noqa: BLE001 - e.g. 1 / 0: leave it to play time, with its span
+                pass
         f = self.cg.lambda_of(e)
         return f if f is not None else self._expr(e)
+
+    def is_static(self, e) -> bool:
+        """Does ``e`` depend only on literals and parameters (no state)?"""
+        for x in _walk(e):
+            if isinstance(x, A.Name):
+                r = self.g.res.get(id(x))
+                if r is None or r[0] not in ("param", "member", "zone", "enum_all"):
+                    return False
+            elif isinstance(x, (A.Call, A.CallGen, A.ListComp, A.Attr, A.Index)):
+                if not (isinstance(x, A.Call) and x.func in ("sign", "abs", "min", "max")
+                        and self.g.res.get(id(x), ("",))[0] == "builtin"):
+                    return False
+        return True
 
     def closure(self, e):
         """The closure form of one node (its children may be generated)."""
@@ -1098,6 +1116,10 @@ class Compiler:
                     and a.params[level - 1].high is None:
                 prefilters[level - 1].append(item.cond)
                 continue
+            if self.is_static(item.cond):
+                f = self.expr(item.cond)
+                if _is_const(f) and not f.const:
+                    self.m.never_actions.append((a.name, item.span))
             self.hoist_nodes(item.cond, level, level_of_slot, levels)
             levels[level].append(("req", None, item.cond))
         plan = ([(slot, p.domain, p.high) for (slot, _, _), p in zip(params, a.params)], levels, prefilters)

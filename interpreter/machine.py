@@ -82,6 +82,7 @@ class Machine:
         self.flow_slots = ()
         self.invariants = []  # (closure, message, span)
         self.capacities = []  # (zone index, name, per player, kind, capacity, span)
+        self.never_actions = []  # (action name, span of a require that is always false)
         self.coverage_points = []  # (kind, what, span)
         self.coverage_counts = []
 

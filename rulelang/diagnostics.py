@@ -94,4 +94,9 @@ CODES = {
     "RL115": "bad text template",
     "RL116": "bad value",
     "RL117": "a hidden card chosen by name",
+    # static checks of the compiled machine (warnings; interpreter/static.py)
+    "RL201": "a choice that can never be reached",
+    "RL202": "a requirement that is always false",
+    "RL203": "a choice with no way out",
+    "RL204": "a loop that never ends",
 }
