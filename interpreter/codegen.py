@@ -82,6 +82,16 @@ def _dedupe(st, cards):
     return out
 
 
+def _at(err, span):
+    """A rule error at ``span`` for an error raised by one step of a block."""
+    from .machine import _explain
+    from .runtime import RuleError
+
+    if isinstance(err, RuleError):
+        return err if err.span is not None else RuleError(err.message, span)
+    return RuleError(_explain(err), span)
+
+
 def _stack(st, v):
     return st.Z[v >> STACK_SHIFT][v & STACK_MASK]
 
@@ -362,6 +372,55 @@ class CodeGen:
             _compile_source("\n".join(lines) + "\n", self.ns, gen)
             return gen
         raise AssertionError(f"cannot generate function {name}")  # pragma: no cover
+
+    # ------------------------------------------------------------ statement blocks
+    def assign_target(self, t, ctx) -> str | None:
+        """Source of an assignable place, or None."""
+        if isinstance(t, A.Name):
+            r = self.g.res[id(t)]
+            if r[0] == "slot":
+                return f"st.L[{int(r[1])}]"
+            if r[0] == "var":
+                return f"st.V[{int(self.c.var_index[r[1]])}]"
+            return None
+        if isinstance(t, A.Call) and t.func in self.c.pvar_base:
+            return f"st.V[{int(self.c.pvar_base[t.func])} + {self.expr(t.args[0], ctx)}]"
+        if isinstance(t, A.Attr) and t.name in self.c.cvar_base:
+            return f"st.C[{int(self.c.cvar_base[t.name])} + {self.expr(t.obj, ctx)}]"
+        return None
+
+    def simple_stmt(self, s) -> str | None:
+        try:
+            if isinstance(s, A.Let):
+                return f"st.L[{int(self.g.res[id(s)])}] = {self.expr(s.expr, {})}"
+            target = self.assign_target(s.target, {})
+            if target is None:
+                return None
+            if isinstance(s, A.Set):
+                return f"{target} = {self.expr(s.expr, {})}"
+            op = "+=" if s.op == "+=" else "-="
+            return f"{target} {op} {self.expr(s.expr, {})}"
+        except _NoEmit:  # pragma: no cover
+            return None
+
+    def block_fn(self, steps):
+        """One function for straight-line steps [(closure, span, simple
+        statement or None)]; a failing step still reports its own span."""
+        from .runtime import RuleError
+
+        name = self.fresh("_b")
+        lines = [f"def {name}(st):"]
+        for f, span, s in steps:
+            src = self.simple_stmt(s) if s is not None else None
+            if src is None:
+                src = f"{self.ref(f)}(st)"
+            lines.append("    try:")
+            lines.append(f"        {src}")
+            lines.append("    except _Errors as err:")
+            lines.append(f"        raise _at(err, {self.ref(span, '_s')}) from None")
+        self.ns.setdefault("_Errors", (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError, RuleError))
+        self.ns.setdefault("_at", _at)
+        return _compile_source("\n".join(lines) + "\n", self.ns, name)
 
     # ------------------------------------------------------------ enumerators
     def domain(self, param, ctx) -> str:

@@ -86,6 +86,7 @@ class Compiler:
         self.m.explicit_chance = explicit_chance
         self.coverage = coverage
         self.flow_slots = set()
+        self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
         self.param_values = params
         self.code = self.m.code
         self.fn_cache = {}
@@ -171,6 +172,7 @@ class Compiler:
         self.block(g.setup)
         self.block(g.play)
         self.emit(END, None, None, NO_SPAN)
+        self.fuse_blocks()
         # outcome
         o = g.outcome
         m.outcome_slot = g.outcome_slot
@@ -752,17 +754,17 @@ class Compiler:
 
             def let(st):
                 st.L[k] = f(st)
-            self.emit(EXEC, let, None, span)
+            self.simple[self.emit(EXEC, let, None, span)] = s
         elif isinstance(s, A.Set):
             setter = self.setter(s.target)
             f = self.expr(s.expr)
-            self.emit(EXEC, lambda st: setter(st, f(st)), None, span)
+            self.simple[self.emit(EXEC, lambda st: setter(st, f(st)), None, span)] = s
         elif isinstance(s, A.AugSet):
             setter = self.setter(s.target)
             get = self.expr(s.target)
             f = self.expr(s.expr)
             sign = 1 if s.op == "+=" else -1
-            self.emit(EXEC, lambda st: setter(st, get(st) + sign * f(st)), None, span)
+            self.simple[self.emit(EXEC, lambda st: setter(st, get(st) + sign * f(st)), None, span)] = s
         elif isinstance(s, A.SetRandom):
             self.emit(RANDOM, _Random(self.seq(s.choices), self.setter(s.target)), None, span)
         elif isinstance(s, A.Require):
@@ -885,6 +887,48 @@ class Compiler:
             self.emit(EXEC, leave, None, span)
         else:  # pragma: no cover
             raise AssertionError(s)
+
+    def fuse_blocks(self):
+        """Merge each run of straight-line EXEC steps (no jump lands inside
+        it) into one generated function: fewer trips round the VM loop, and
+        simple assignments written inline."""
+        code = self.code
+        targets = {0}
+        for op, a, b, _ in code:
+            if op == JMP:
+                targets.add(a)
+            elif op == JF:
+                targets.add(b)
+        for sa in self.m.site_actions:
+            targets.add(sa.body_pc)
+        new, where = [], {}
+        pc = 0
+        while pc < len(code):
+            op = code[pc][0]
+            if op != EXEC:
+                where[pc] = len(new)
+                new.append(code[pc])
+                pc += 1
+                continue
+            end = pc + 1
+            while end < len(code) and code[end][0] == EXEC and end not in targets:
+                end += 1
+            where[pc] = len(new)
+            if end - pc == 1:
+                new.append(code[pc])
+            else:
+                f = self.cg.block_fn([(code[i][1], code[i][3], self.simple.get(i)) for i in range(pc, end)])
+                new.append((EXEC, f, None, code[pc][3]))
+            pc = end
+        where[len(code)] = len(new)
+        for i, (op, a, b, span) in enumerate(new):
+            if op == JMP:
+                new[i] = (op, where[a], b, span)
+            elif op == JF:
+                new[i] = (op, a, where[b], span)
+        for sa in self.m.site_actions:
+            sa.body_pc = where[sa.body_pc]
+        code[:] = new
 
     def probe(self, kind, what, span):
         """With coverage on, count each time the flow passes here."""

@@ -159,10 +159,20 @@ def _card_style(name: str) -> str:
     return PALETTE[zlib.crc32(word.encode("utf-8")) % len(PALETTE)]
 
 
-def _card(name) -> Text:
-    if name is None:
+def _card(entry) -> Text:
+    """One observed card: None (face down), a name, or a dict ``{"card":
+    name, var: value, ...}`` for a card whose card variables changed (a
+    Pawn's declared rank): "Harvest (value 5)"."""
+    if entry is None:
         return Text("?", style="dim")
-    return Text(name, style=_card_style(name))
+    if isinstance(entry, dict):
+        name = str(entry.get("card", "?"))
+        text = Text(name, style=_card_style(name))
+        extra = [f"{k} {_value(v)}" for k, v in entry.items() if k != "card"]
+        if extra:
+            text.append(f" ({', '.join(extra)})", style="dim")
+        return text
+    return Text(str(entry), style=_card_style(str(entry)))
 
 
 def _join(parts: Sequence[Text], sep: str = ", ") -> Text:

@@ -394,8 +394,11 @@ def play_cmd(file, players, seed, params, humans):
     With several people at one terminal the screen is cleared and a "pass
     to player N" gate shown between different people's turns.
 
+    A random game seed is printed only when the game is over (knowing it
+    would let a player replay the shuffles).
+
     Exit codes: 0 at the end of the game, on quit or at the end of input;
-    130 on Ctrl-C.
+    1 a rule error or a dead state; 2 bad input; 130 on Ctrl-C.
 
     \b
     Examples:
