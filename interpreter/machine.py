@@ -198,18 +198,46 @@ class Machine:
         st.chance_n = 0
         st.pc = a.resolve(st, outcome, st.pc)
 
-    def start_action(self, st: State, action) -> None:
+    def start_action(self, st: State, action):
+        """Bind an action's parameters and start its effects.  Returns the
+        cards chosen by name from places some player cannot see, with those
+        places' cards at the time: [(card, cards of its place, seats that
+        could not see it)], or None."""
         sa = self.site_actions[action[0]]
         ad = sa.action
         L = st.L
-        for (slot, _, _), v in zip(ad.params, action[1:]):
+        unseen = None
+        everyone = (1 << st.n) - 1
+        for (slot, typ, _), v in zip(ad.params, action[1:]):
             L[slot] = v
+            if typ == "card":
+                inst = st.loc[v]
+                blind = everyone & ~st.vis[inst]
+                if blind:
+                    place = st.Z[inst]
+                    cards = [c for s in place for c in s] if inst in self.stack_instances else list(place)
+                    if unseen is None:
+                        unseen = []
+                    unseen.append((v, cards, blind))
         try:
             for slot, f in ad.lets:
                 L[slot] = f(st)
         except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
             raise RuleError(_explain(err), ad.span) from None
         st.pc = sa.body_pc
+        return unseen
+
+    def forget_unseen_choices(self, st: State, unseen) -> None:
+        """A card chosen by name where some players could not see, that is
+        still out of their sight, could have been any card of its place: they
+        forget where each of those cards is (unless they see it now)."""
+        K, vis, loc = st.K, st.vis, st.loc
+        for card, cards, blind in unseen:
+            blind &= ~vis[loc[card]]
+            if not blind:
+                continue  # the chosen card is in plain sight now: nothing to guess
+            for c in cards:
+                K[c] &= ~(blind & ~vis[loc[c]])
 
     def enumerate_site(self, st: State) -> list:
         op, site, _, span = self.code[st.pc]

@@ -17,8 +17,11 @@ State layout (all plain lists, indexed by small ints):
 - ``K``: knowledge, one bit mask of seats per card: the players who know
   that card's identity where it lies.  A card is learnt by whoever can see a
   zone it enters (``vis``: the mask of seats that see each zone instance)
-  and by ``reveal``; knowledge follows the card when it moves face down (its
-  moves are seen by all) and is lost when its pile is shuffled.
+  and by ``reveal``.  Knowledge follows a card when it moves face down, since
+  everyone sees a card go from one place to another, with one exception: a
+  card its player chose *by name* from a place others cannot see (a hand),
+  and that stays out of their sight, could have been any card of that place;
+  so those others forget every card of that place.  Shuffling forgets too.
 - ``pc``: where the flow stands; ``me``: whose turn it is.
 
 Chance events (shuffles, ``random``) are uniform choices among ``k``
@@ -162,8 +165,10 @@ class State:
             raise IllegalAction(f"{action!r} is not a legal action here")
         self.history.append(action)
         self._legal = None
-        self.m.start_action(self, action)
+        unseen = self.m.start_action(self, action)
         self.m.run(self)
+        if unseen:
+            self.m.forget_unseen_choices(self, unseen)
 
     def apply_text(self, text: str) -> None:
         """Play the legal action whose text form is ``text``."""

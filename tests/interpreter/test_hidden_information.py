@@ -391,10 +391,6 @@ def settle(st):
         st.apply(st.legal_actions()[0])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine: knowledge follows a card out of a hand ('its moves are seen by "
-    "all'), but which of the two cards in hand goes back face down is not seen: "
-    "a player who knows one of them learns where it went"))
 @pytest.mark.parametrize("n", (2, 3))
 def test_fox_which_card_goes_back_is_not_seen(n):
     # seat 1 takes seat 0's hand card h and keeps it: seat 0 knows h is in
@@ -427,9 +423,6 @@ def test_fox_which_card_goes_back_is_not_seen(n):
     assert worlds[0] == worlds[1]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "rules: the public variable 'returned' tells everyone the kind of the card "
-    "put back face down (Hen, Fox, Farmer ...)"))
 @pytest.mark.parametrize("n", (2, 3, 4))
 def test_fox_the_kind_of_a_card_put_back_face_down_is_not_shown(n):
     # two worlds that differ only in seat 0's hand card (Hen 2 or Farmer),
