@@ -314,7 +314,7 @@ class Machine:
             return "true" if v else "false"
         if typ == "pile":
             z = self.zones[v // self.stride]
-            return f"{z.name} of player {v % self.stride + 1}" if z.per_player else z.name
+            return f"player {v % self.stride + 1}'s {z.name}" if z.per_player else f"the {z.name}"
         return str(v)
 
     def action_text(self, st, action) -> str:
@@ -470,10 +470,12 @@ class Machine:
                 lines.append(f"{z.name}: " + "; ".join(parts))
             else:
                 lines.append(f"{z.name}: {_zone_text(content, z.kind)}")
-        for name, v in obs["vars"].items():
-            lines.append(f"{name} = {v}")
-        for name, vs in obs["player_vars"].items():
-            lines.append(f"{name}: " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(vs)))
+        V = st.V
+        for name, t, i in self.var_names:
+            lines.append(f"{name} = {self.value_text(t, V[i])}")
+        for name, t, base in self.pvar_names:
+            lines.append(f"{name}: " + ", ".join(f"P{p + 1} {self.value_text(t, V[base + p])}"
+                                                 for p in range(st.n)))
         return "\n".join(lines)
 
 
@@ -484,9 +486,11 @@ def _zone_text(content, kind="pile") -> str:
         return "-"
     if kind == "stacks":
         return " | ".join(", ".join(_card_text(c) for c in s) for s in content)
-    known = [_card_text(c) for c in content if c is not None]
-    hidden = len(content) - len(known)
-    return ", ".join(known + ([f"{hidden} face down"] if hidden else []))
+    if all(c is None for c in content):
+        return f"{len(content)} face down"
+    if any(c is None for c in content):  # keep the places: actions name cards by position
+        return ", ".join(f"{i}:{_card_text(c)}" for i, c in enumerate(content, 1))
+    return ", ".join(_card_text(c) for c in content)
 
 
 class _Shown:

@@ -457,8 +457,8 @@ def test_farmers_dog_offers_every_pair_of_face_down_cards_or_none(n):
 
 def _places(st):
     n = st.num_players
-    out = {f"henhouse of player {p + 1}": ("henhouse", p) for p in range(n)}
-    out["field"] = ("field", None)
+    out = {f"player {p + 1}'s henhouse": ("henhouse", p) for p in range(n)}
+    out["the field"] = ("field", None)
     return out
 
 
@@ -492,11 +492,11 @@ def test_farmers_dog_swaps_the_two_chosen_cards(n):
 
 def test_farmers_dog_a_named_swap():
     st = dog_position(3)
-    st.apply_text("swap card 1 of henhouse of player 1 with card 2 of henhouse of player 3")
+    st.apply_text("swap card 1 of player 1's henhouse with card 2 of player 3's henhouse")
     assert st.zone_cards("henhouse", 0) == ["Farmer", "Hen 2"]
     assert st.zone_cards("henhouse", 2) == ["Fox", "Hen 1"]
     st = dog_position(3)
-    st.apply_text("swap card 2 of henhouse of player 2 with card 1 of field")
+    st.apply_text("swap card 2 of player 2's henhouse with card 1 of the field")
     assert st.zone_cards("henhouse", 1) == ["Hen 3", "Farmer's Dog"]
     assert st.zone_cards("field") == ["Hen 4"]
 

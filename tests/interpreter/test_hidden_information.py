@@ -299,7 +299,7 @@ def test_fox_taking_from_a_henhouse_teaches_the_taker_only(n):
     for q in range(1, n):
         assert st.observation(q)["zones"]["henhouse"][1] == [None, None]
         assert st.observation(q)["zones"]["hand"][0] == [None]
-    assert f"P2: {old}, 1 face down" in st.observation_text(0)
+    assert f"P2: 1:?, 2:{old}" in st.observation_text(0)  # positions kept: actions name them
     assert "P1: 2 face down" in st.observation_text(1)
 
 
@@ -350,7 +350,7 @@ def test_fox_the_dogs_swap_teaches_nobody_anything(n):
     # knowledge follows the dog to its new place, for its owner only
     s = st.clone()
     last = FOX_FIELD[n]
-    s.apply_text(f"swap card 1 of henhouse of player 2 with card {last} of field")
+    s.apply_text(f"swap card 1 of player 2's henhouse with card {last} of the field")
     assert s.zone_cards("henhouse", 1)[0] == "Farmer's Dog"
     assert s.observation(0)["zones"]["henhouse"][1][0] == "Farmer's Dog"
     assert s.observation(0)["zones"]["field"][last - 1] is None
