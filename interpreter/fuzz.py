@@ -440,6 +440,27 @@ def _coverage(fz, report):
             report.unused.append(f"{a.span}: action {name} was never played")
 
 
+def assert_no_findings(path, **kwargs) -> Report:
+    """Fuzz a rules file and fail with a readable report if anything is
+    found: a designer's test suite fuzzes its rules in one line.
+
+        from interpreter.fuzz import assert_no_findings
+
+        def test_my_rules_never_get_stuck():
+            assert_no_findings("my_game.rules", examples=200, vary=("hand_size",))
+
+    Keyword arguments are those of :func:`fuzz`.  Returns the report."""
+    report = fuzz(path, **kwargs)
+    if report.findings:
+        lines = [f"{path}: {len(report.findings)} finding(s)"]
+        for f in report.findings:
+            lines.append(f"- {f.kind}: {f.message}" + (f" (at {f.where})" if f.where else ""))
+            lines.append(f"  players {f.players}, seed {f.seed}, params {f.params}")
+            lines += [f"  {k:4}  {a}" for k, a in enumerate(f.actions, 1)]
+        raise AssertionError("\n".join(lines))
+    return report
+
+
 # ---------------------------------------------------------------- replay files
 def save_replay(finding: Finding, rules_file: str, out_dir) -> Path:
     out = Path(out_dir)
@@ -473,5 +494,5 @@ def load_replay(path) -> tuple[str, Finding]:
         raise ReplayError(f"{path}: a field is missing or malformed ({err})") from None
 
 
-__all__ = ["fuzz", "Finding", "Report", "KINDS", "save_replay", "load_replay", "ReplayError", "replay",
-           "play_game"]
+__all__ = ["fuzz", "assert_no_findings", "Finding", "Report", "KINDS", "save_replay", "load_replay",
+           "ReplayError", "replay", "play_game"]

@@ -317,7 +317,16 @@ class Machine:
             return f"player {v % self.stride + 1}'s {z.name}" if z.per_player else f"the {z.name}"
         return str(v)
 
-    def action_text(self, st, action) -> str:
+    def action_cards(self, action) -> list:
+        if not isinstance(action, tuple):
+            return []
+        try:
+            ad = self.site_actions[action[0]].action
+        except (IndexError, TypeError):
+            raise IllegalAction(f"{action!r} is not an action of this game") from None
+        return [v for (_, t, _), v in zip(ad.params, action[1:]) if t == "card"]
+
+    def action_text(self, st, action, hide=()) -> str:
         if not isinstance(action, tuple):
             return f"chance outcome {action}"
         try:
@@ -325,7 +334,8 @@ class Machine:
         except (IndexError, TypeError):
             raise IllegalAction(f"{action!r} is not an action of this game") from None
         ad = sa.action
-        values = {name: self.value_text(t, v) for (_, t, name), v in zip(ad.params, action[1:])}
+        values = {name: ("a hidden card" if t == "card" and v in hide else self.value_text(t, v))
+                  for (_, t, name), v in zip(ad.params, action[1:])}
         if ad.template is not None:
             return ad.template.format(**values)
         return " ".join([ad.name] + [values[name] for _, _, name in ad.params])

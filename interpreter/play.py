@@ -37,6 +37,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from .runtime import IllegalAction
+
 HIDDEN_CARD = "a hidden card"
 COMMANDS = {"help": "help", "?": "help", "show": "show", "log": "log", "quit": "quit", "exit": "quit"}
 # Colours for card names, picked by a stable hash of the name's first word.
@@ -60,52 +62,23 @@ class ZoneInfo:
 
 def zone_layout(state, obs: dict) -> list[ZoneInfo]:
     """The zones as declared (kind, per player, visibility): static facts of
-    the rules file, not hidden information.  The observation alone cannot
-    tell a per-player pile from a shared row of stacks, so this reads the
-    declarations (``state.m.zones``); if they cannot be read, it guesses
-    from the observation's shape."""
-    try:
-        declared = [ZoneInfo(z.name, z.kind, bool(z.per_player), z.visibility) for z in state.m.zones]
-        if [z.name for z in declared] == list(obs["zones"]):
-            return declared
-    except AttributeError:
-        pass
-    n = len(obs["player_vars"][next(iter(obs["player_vars"]))]) if obs["player_vars"] else None
-    out = []
-    for name, content in obs["zones"].items():
-        per_player = n is not None and len(content) == n and all(isinstance(x, list) for x in content)
-        inner = [y for x in content for y in x] if per_player else content
-        kind = "stacks" if any(isinstance(y, list) for y in inner) else "pile"
-        out.append(ZoneInfo(name, kind, per_player, ""))
-    return out
+    the rules file, not hidden information (see ``State.zone_layout``)."""
+    del obs  # the layout is the same for every observation of a game
+    return [ZoneInfo(z["name"], z["kind"], z["per_player"], z["visibility"]) for z in state.zone_layout()]
 
 
 def action_cards(state, action) -> list[int]:
     """The card ids among ``action``'s parameters (its text names each of
-    them).  Reads the action's declared parameter types; an action this
-    cannot analyse raises :class:`LookupError`."""
+    them); an action this cannot analyse raises :class:`LookupError`."""
     try:
-        ad = state.m.site_actions[action[0]].action
-        return [v for (_, typ, _), v in zip(ad.params, action[1:]) if typ == "card"]
-    except (AttributeError, IndexError, TypeError) as e:
-        raise LookupError(f"cannot read the parameters of {action!r}") from e
+        return state.action_cards(action)
+    except IllegalAction as e:
+        raise LookupError(str(e)) from e
 
 
 def _text_with_hidden(state, action, hidden: set) -> str:
-    """The action's text with the cards in ``hidden`` written as
-    :data:`HIDDEN_CARD` (the same template as ``state.action_text``)."""
-    if not hidden:
-        return state.action_text(action)
-    try:
-        m = state.m
-        ad = m.site_actions[action[0]].action
-        values = {name: (HIDDEN_CARD if typ == "card" and v in hidden else m.value_text(typ, v))
-                  for (_, typ, name), v in zip(ad.params, action[1:])}
-        if ad.template is not None:
-            return ad.template.format(**values)
-        return " ".join([ad.name] + [values[name] for _, _, name in ad.params])
-    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
-        return "a move that names a hidden card"
+    """The action's text with the cards in ``hidden`` written as "a hidden card"."""
+    return state.action_text(action, hide=hidden)
 
 
 def knowledge(state, cards: Sequence[int]) -> dict:

@@ -178,8 +178,21 @@ class State:
                 return
         raise IllegalAction(f"no legal action reads {text!r}")
 
-    def action_text(self, action) -> str:
-        return self.m.action_text(self, action)
+    def action_text(self, action, hide=()) -> str:
+        """The action's readable text; cards in ``hide`` (ids) are written
+        "a hidden card" (for announcing a move to a player who cannot see them)."""
+        return self.m.action_text(self, action, hide)
+
+    def zone_layout(self) -> list:
+        """The zones as declared, in order: dicts with name, kind ("pile" or
+        "stacks"), per_player and visibility.  Static facts of the rules,
+        to lay out an observation; no hidden information."""
+        return [{"name": z.name, "kind": z.kind, "per_player": bool(z.per_player), "visibility": z.visibility}
+                for z in self.m.zones]
+
+    def action_cards(self, action) -> list:
+        """The card ids among an action's parameters (its text names each)."""
+        return self.m.action_cards(action)
 
     def chance_outcomes(self) -> list:
         """``[(outcome, probability), ...]`` at a chance node, else []."""
