@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from . import ast as A
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span, source_lines
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -53,7 +53,28 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
+        cache=_cache_path(),
     )
+
+
+def _cache_path():
+    """Where Lark keeps the built parser tables between runs (they take most
+    of a second to build); False (no cache) if the folder is not writable."""
+    import hashlib
+    import os
+    import tempfile
+
+    import lark
+
+    digest = hashlib.sha256(GRAMMAR_PATH.read_bytes() + lark.__version__.encode()).hexdigest()[:16]
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulelang"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=folder, delete=True)
+        probe.close()
+    except OSError:
+        return False
+    return str(folder / f"grammar-{digest}.lark-cache")
 
 
 _TOKEN_WORDS = {
@@ -114,7 +135,8 @@ def _describe_token(tok) -> str:
 
 
 def _syntax_diagnostic(file: str, text: str, err: Exception) -> Diagnostic:
-    last_line = max(1, len(text.splitlines()))
+    lines = source_lines(text)
+    last_line = max(1, len(lines))
     if isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         span = Span(file, err.line, err.column, err.line, err.column + 1)
@@ -126,7 +148,7 @@ def _syntax_diagnostic(file: str, text: str, err: Exception) -> Diagnostic:
         tok = err.token
         line, col = tok.line, tok.column
         if line is None or line < 1:  # end of file / synthetic tokens
-            line, col = last_line, max(1, len(text.splitlines()[-1]) if text.splitlines() else 1)
+            line, col = last_line, max(1, len(lines[-1]))
         span = _tok_span(file, tok) if tok.line and tok.line > 0 else Span(file, line, col, line, col + 1)
         expected = _expected_words(err.accepts or err.expected)
         msg = f"unexpected {_describe_token(tok)}"
@@ -191,7 +213,7 @@ def _dedent_line(text: str, err) -> int:
     msg = str(err)
     # Lark does not say where; find the first line whose indentation is odd.
     stack = [0]
-    for i, raw in enumerate(text.splitlines(), 1):
+    for i, raw in enumerate(source_lines(text), 1):
         stripped = raw.lstrip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
@@ -215,6 +237,19 @@ class _BuildError(Exception):
 
 def _strip(s: str) -> str:
     return s[1:-1]
+
+
+# Numbers are checked against their limits (10**12 for values) by the checker;
+# one this long is refused here, before int() (which refuses strings of more
+# than 4300 digits with a ValueError, and is slow on long ones).
+MAX_DIGITS = 50
+
+
+def _int(tok, file) -> int:
+    digits = str(tok).lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        raise _BuildError(Diagnostic("RL116", "number too large (the limit is 10**12)", _tok_span(file, tok)))
+    return int(digits or "0")
 
 
 class _Builder(Transformer):
@@ -246,8 +281,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def players_decl(self, meta, c):
-        lo = int(c[0])
-        hi = int(c[1]) if c[1] is not None else lo
+        lo = _int(c[0], self.file)
+        hi = _int(c[1], self.file) if c[1] is not None else lo
         return A.Players(lo, hi, span=self._span(meta))
 
     @v_args(meta=True)
@@ -281,15 +316,15 @@ class _Builder(Transformer):
         return A.CardRow(_strip(name), tuple(values), copies, span=self._span(meta))
 
     def copies(self, c):
-        return ("copies", int(c[0]))
+        return ("copies", _int(c[0], self.file))
 
     @v_args(meta=True)
     def value_int(self, meta, c):
-        return A.CardValue("int", int(c[0]), span=self._span(meta))
+        return A.CardValue("int", _int(c[0], self.file), span=self._span(meta))
 
     @v_args(meta=True)
     def value_neg(self, meta, c):
-        return A.CardValue("int", -int(c[0]), span=self._span(meta))
+        return A.CardValue("int", -_int(c[0], self.file), span=self._span(meta))
 
     @v_args(meta=True)
     def value_name(self, meta, c):
@@ -594,7 +629,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def int_lit(self, meta, c):
-        return A.IntLit(int(c[0]), span=self._span(meta))
+        return A.IntLit(_int(c[0], self.file), span=self._span(meta))
 
     @v_args(meta=True)
     def str_lit(self, meta, c):
@@ -624,18 +659,27 @@ class _Builder(Transformer):
 def parse_expression(text: str, file: str = "<expression>"):
     """Parse one expression (for tools and tests); returns (expr, diagnostics)."""
     text = " ".join(text.split("\n"))
+    too_deep = [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
     try:
         tree = _lark().parse(text, start="expr")
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(file, text, err)]
     except RecursionError:
-        return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
+        return None, too_deep
+    # as in parse(): refuse a tree the recursive transformer (and the checker) cannot walk
+    deep = _too_deep(file, tree)
+    if deep is not None:
+        return None, [deep]
     try:
         return _Builder(file).transform(tree), []
     except VisitError as err:
         if isinstance(err.orig_exc, _BuildError):
             return None, [err.orig_exc.diagnostic]
+        if isinstance(err.orig_exc, RecursionError):
+            return None, too_deep
         raise
+    except RecursionError:
+        return None, too_deep
 
 
 def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:
