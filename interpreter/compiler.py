@@ -91,7 +91,6 @@ class Compiler:
         self.code = self.m.code
         self.fn_cache = {}
         self.action_defs = {}
-        self.remap = {}
         from .codegen import CodeGen
         self.cg = CodeGen(self)
 
@@ -381,14 +380,14 @@ class Compiler:
         if isinstance(e, A.Name):
             r = self.g.res.get(id(e))
             if r and r[0] == "slot":
-                return self.remap.get(r[1], r[1])
+                return r[1]
         return None
 
     def name(self, e):
         r = self.g.res[id(e)]
         kind = r[0]
         if kind == "slot":
-            k = self.remap.get(r[1], r[1])
+            k = r[1]
             return lambda st: st.L[k]
         if kind == "me":
             return lambda st: st.me
@@ -1184,55 +1183,41 @@ class Compiler:
         for child in _children(e):
             self.hoist_nodes(child, level, level_of_slot, levels)
 
-    def free_level(self, e, level_of_slot):
+    def slots_read(self, e) -> set:
+        """The local slots ``e`` reads, less the loop variables it binds itself."""
         bound = set()
-        names = []
+        read = set()
         for x in _walk(e):
             if isinstance(x, (A.CallGen, A.ListComp)):
                 bound.add(self.g.res[id(x)])
             elif isinstance(x, A.Name):
                 r = self.g.res.get(id(x))
                 if r and r[0] == "slot":
-                    names.append(self.remap.get(r[1], r[1]))
+                    read.add(r[1])
+        return read - bound
+
+    def free_level(self, e, level_of_slot):
+        """The loop level at which everything ``e`` reads is bound, or None
+        if it reads a slot that is not a parameter or let of the action."""
         lv = 0
-        for s in names:
-            if s in bound:
-                continue
+        for s in self.slots_read(e):
             if s not in level_of_slot:
                 return None
             lv = max(lv, level_of_slot[s])
         return lv
 
-    def only_slot(self, e, slot):
-        """Does ``e`` read no local slot but ``slot`` (and its own loop variables)?"""
-        bound = set()
-        seen = set()
-        for x in _walk(e):
-            if isinstance(x, (A.CallGen, A.ListComp)):
-                bound.add(self.g.res[id(x)])
-            elif isinstance(x, A.Name):
-                r = self.g.res.get(id(x))
-                if r and r[0] == "slot":
-                    seen.add(self.remap.get(r[1], r[1]))
-                elif r and r[0] == "me":
-                    pass
-        seen -= bound
-        return seen == {slot}
+    def only_slot(self, e, slot) -> bool:
+        """Does ``e`` read no local slot but ``slot``?"""
+        return self.slots_read(e) == {slot}
 
     def new_slot(self):
         self.m.nslots += 1
         return self.m.nslots - 1
 
     def level(self, e, level_of_slot) -> int:
-        lv = 0
-        for n in _names(e):
-            r = self.g.res.get(id(n))
-            s = self.remap.get(r[1], r[1]) if r and r[0] == "slot" else None
-            if s is not None and s in level_of_slot:
-                lv = max(lv, level_of_slot[s])
-            elif r and r[0] == "me":
-                pass
-        return lv
+        """The loop level at which everything ``e`` reads is bound (slots that
+        are not parameters or lets of the action count as level 0)."""
+        return max([level_of_slot.get(s, 0) for s in self.slots_read(e)], default=0)
 
 
 def _all_blocks(body):
@@ -1269,25 +1254,6 @@ def _walk(e):
         x = stack.pop()
         yield x
         stack.extend(_children(x))
-
-
-def _names(e):
-    """Every Name node inside an expression (function bodies excluded)."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, A.Name):
-            yield x
-            continue
-        if isinstance(x, (tuple, list)):
-            stack.extend(x)
-            continue
-        if hasattr(x, "__attrs_attrs__"):
-            for f in x.__attrs_attrs__:
-                if f.name != "span":
-                    v = getattr(x, f.name)
-                    if isinstance(v, (tuple, list)) or hasattr(v, "__attrs_attrs__"):
-                        stack.append(v)
 
 
 def members_of(mask: int) -> list:

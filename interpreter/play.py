@@ -9,8 +9,7 @@ Nothing a player may not see is ever shown:
 - the view of the table (:func:`render_view`) is built from
   ``state.observation(player)`` alone, plus the texts of the legal actions;
 - an action's text names the cards in its parameters, and some of those are
-  hidden from the other players (Fox's "put back Farmer": the card goes back
-  face down).  So moves are announced by :func:`move_text`, which writes
+  hidden from the other players (a card put back face down, say).  So moves are announced by :func:`move_text`, which writes
   "a hidden card" for every card parameter a viewer does not know, neither
   before nor after the move;
 - with several people at one terminal, the screen is cleared and a "pass to

@@ -345,32 +345,7 @@ def test_bad_seats_are_one_line_exit_2(args, fragments):
     assert r.stdout == ""
 
 
-# A game whose only decision offers an action that is never legal (as in test_runner).
-DEAD_RULES = '''game "Dead End"
-players 2
-
-card attributes: rank: int
-cards:
-  "One"  1
-  "Two"  2
-
-deck:
-  cards where card.rank > 0
-
-zone pile_z: pile, public
-zone hand: pile, per player, owner
-
-action take(c in hand(me)) "take {c}":
-  require c.rank > 5
-  pass
-{extra}
-play:
-  turn 0:
-    choose take{choices}
-
-outcome(p):
-  score 0
-'''
+from snippets import DEAD_RULES  # noqa: E402 - a rules text shared with test_runner.py
 
 
 def test_dead_state_and_shared_win(tmp_path):

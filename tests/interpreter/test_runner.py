@@ -20,32 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EMU = str(ROOT / "games" / "emu_ranchers.rules")
 ACTION_LINE = re.compile(r"^ {0,3}(\d+)  P([12]): \S.*$")
 
-# A game whose only decision offers an action that is never legal.
-DEAD_RULES = '''game "Dead End"
-players 2
-
-card attributes: rank: int
-cards:
-  "One"  1
-  "Two"  2
-
-deck:
-  cards where card.rank > 0
-
-zone pile_z: pile, public
-zone hand: pile, per player, owner
-
-action take(c in hand(me)) "take {c}":
-  require c.rank > 5
-  pass
-{extra}
-play:
-  turn 0:
-    choose take{choices}
-
-outcome(p):
-  score 0
-'''
+from snippets import DEAD_RULES  # noqa: E402 - a rules text shared with test_play.py
 
 
 def dead_rules():
