@@ -363,7 +363,10 @@ class Checker:
                 if len(opt.words) != 2:
                     self.err("RL107", 'write "capacity N" (a number or an int parameter)', opt.span)
                 elif opt.words[1].isdigit():
-                    capacity = int(opt.words[1])
+                    if len(opt.words[1].lstrip("0")) > 13 or int(opt.words[1]) > 10**12:  # int() refuses 4300+ digits
+                        self.err("RL116", "number too large (the limit is 10**12)", opt.span)
+                    else:
+                        capacity = int(opt.words[1])
                 elif opt.words[1] in self.g.params and self.g.types.get(id(self.g.params[opt.words[1]])) == "int":
                     capacity = opt.words[1]
                 else:

@@ -29,6 +29,17 @@ class Span:
 NO_SPAN = Span("<builtin>", 1, 1, 1, 1)
 
 
+def source_lines(text: str) -> list[str]:
+    """The lines of a source text as the parser numbers them: only "\\n" ends
+    a line.  (``str.splitlines`` also splits at form feeds, "\\x85", "\\u2028"
+    and others, which may stand in comments and strings; counting those would
+    show the wrong line under a diagnostic.)  A "\\r" before the "\\n" is dropped."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 @attrs.frozen
 class Diagnostic:
     code: str
@@ -41,7 +52,7 @@ class Diagnostic:
         """``FILE:LINE:COL: error: message [CODE]``, the source line, a caret."""
         out = [f"{self.span}: {self.severity}: {self.message} [{self.code}]"]
         if source is not None:
-            lines = source.splitlines()
+            lines = source_lines(source)
             if 1 <= self.span.line <= len(lines):
                 text = lines[self.span.line - 1].expandtabs(1)
                 out.append("    " + text)
