@@ -1,0 +1,143 @@
+"""The fuzzing commands of rulerun: fuzz, replay, explore, and check's static warnings."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.runner import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# After four plays the table holds 4 cards; a player whose hand and the deck
+# are empty then has nothing to do: a dead state, reached only by some orders.
+DEAD = '''game "Dead"
+players 2
+card attributes: n: int
+cards:
+  "A" 1
+  "B" 2
+  "C" 3
+  "D" 4
+zone deck: pile, hidden
+zone hand: pile, per player, owner
+zone table: pile, public
+player var score: int = 0
+action play(c in hand(me)) "play {c}":
+  require c.n != 4 or size(table) < 2
+  move c to table
+action draw "draw":
+  require not empty(deck)
+  move top(deck) to hand(me)
+play:
+  shuffle deck
+  for p in players:
+    deal 1 from deck to hand(p)
+  repeat 4 times:
+    for p in players:
+      turn p:
+        choose play, draw
+outcome(p):
+  score score(p)
+'''
+
+# The same game, but a player with nothing to do may pass.
+FIXED = DEAD.replace('''action draw "draw":''', '''action wait "wait":
+  pass
+
+action draw "draw":''').replace("choose play, draw", "choose play, draw, wait")
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_fuzz_finds_the_dead_state_and_saves_a_replay(tmp_path):
+    rules = write(tmp_path, "dead.rules", DEAD)
+    out = tmp_path / "findings"
+    r = run("fuzz", rules, "--examples", "60", "--out", str(out))
+    assert r.exit_code == 1, r.output
+    assert "dead_state: player" in r.output
+    assert "dead.rules:26:9" in r.output  # the choice that offers nothing
+    files = list(out.glob("*.json"))
+    assert len(files) == 1
+    # the replay reproduces the finding and shows the whole state
+    r = run("replay", str(files[0]))
+    assert r.exit_code == 1, r.output
+    assert "reproduced: dead_state" in r.output
+    assert "table:" in r.output and "hand (P1):" in r.output
+    # against the fixed rules, the same actions no longer get stuck
+    fixed = write(tmp_path, "fixed.rules", FIXED)
+    r = run("replay", str(files[0]), "--rules", fixed)
+    assert r.exit_code == 0, r.output
+    assert "not reproduced" in r.output
+
+
+def test_fuzz_json_and_a_clean_game(tmp_path):
+    rules = write(tmp_path, "fixed.rules", FIXED)
+    r = run("fuzz", rules, "--examples", "30", "--json")
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.output)
+    assert report["ok"] is True and report["findings"] == []
+    assert report["games"] >= 30 and report["actions"] > 0
+    kinds = {c["kind"] for c in report["coverage"]}
+    assert {"action", "choose"} <= kinds
+
+
+def test_fuzz_bad_input_is_a_one_line_error(tmp_path):
+    rules = write(tmp_path, "fixed.rules", FIXED)
+    for args in (["--players", "3"], ["--players", "many"], ["--vary", "nosuch"], ["--set", "nosuch=1"]):
+        r = CliRunner().invoke(cli, ["fuzz", rules, "--examples", "5", *args])
+        assert r.exit_code == 2, (args, r.output)
+        assert r.output.strip().startswith("rulerun: error:") or "Error:" in r.output
+        assert "Traceback" not in r.output
+
+
+def test_replay_rejects_corrupt_files(tmp_path):
+    bad = write(tmp_path, "bad.json", "{not json")
+    r = CliRunner().invoke(cli, ["replay", bad])
+    assert r.exit_code == 2 and "not a replay file" in r.output
+    other = write(tmp_path, "other.json", json.dumps({"rulelang_replay": 1, "rules": "x.rules"}))
+    r = CliRunner().invoke(cli, ["replay", other])
+    assert r.exit_code == 2 and "missing or malformed" in r.output
+    rules = write(tmp_path, "dead.rules", DEAD)
+    wrong = write(tmp_path, "wrong.json", json.dumps({"rulelang_replay": 1, "rules": rules, "finding": {
+        "kind": "dead_state", "message": "m", "players": 2, "params": {}, "seed": 0,
+        "actions": ["no such action"]}}))
+    r = CliRunner().invoke(cli, ["replay", wrong])
+    assert r.exit_code == 1 and "does not fit these rules" in r.output
+
+
+def test_explore_proves_the_fixed_game_and_finds_the_dead_state(tmp_path):
+    r = run("explore", write(tmp_path, "fixed.rules", FIXED))
+    assert r.exit_code == 0, r.output
+    assert "proved: none of the" in r.output
+    r = run("explore", write(tmp_path, "dead.rules", DEAD), "--json")
+    assert r.exit_code == 1
+    report = json.loads(r.output)
+    assert report["complete"] and report["dead_states"]
+    assert all(p[-1].startswith("P") for p in report["dead_states"])  # paths end with a move
+
+
+def test_check_reports_static_warnings(tmp_path):
+    text = DEAD.replace('''action draw "draw":
+  require not empty(deck)''', '''action draw "draw":
+  require 1 > 2''')
+    rules = write(tmp_path, "static.rules", text)
+    r = run("check", rules)
+    assert r.exit_code == 0
+    assert "RL202" in r.stderr and "static.rules:17:3" in r.stderr  # warnings go to stderr
+    assert "ok (1 warning)" in r.stdout
+
+
+def test_real_games_have_no_static_warnings():
+    for name in ("emu_ranchers", "fox_in_the_henhouse"):
+        r = run("check", str(ROOT / "games" / f"{name}.rules"))
+        assert r.exit_code == 0
+        assert r.output.strip().endswith(": ok"), r.output
