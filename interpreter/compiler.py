@@ -80,11 +80,14 @@ class _Shuffle:
 
 
 class Compiler:
-    def __init__(self, g: CheckedGame, params: dict, explicit_chance=False, coverage=False):
+    def __init__(self, g: CheckedGame, params: dict, explicit_chance=False, coverage=False,
+                 check_invariants=False):
         self.g = g
         self.m = Machine()
         self.m.explicit_chance = explicit_chance
         self.coverage = coverage
+        self.check_invariants = check_invariants and bool(g.invariants or any(
+            z.capacity is not None for z in g.zones.values()))
         self.flow_slots = set()
         self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
         self.param_values = params
@@ -742,6 +745,9 @@ class Compiler:
     def block(self, body):
         for st in body:
             self.stmt(st)
+            if self.check_invariants and isinstance(st, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap)):
+                m = self.m
+                self.emit(EXEC, m.assert_invariants, None, st.span)
 
     def stmt(self, s):
         g = self.g
@@ -1274,12 +1280,31 @@ def least_sum_at_least(values, target: int) -> int:
     total = sum(values)
     if total < target:
         return total
-    reach = 1
-    for v in values:
-        if v > 0:
-            reach |= reach << v
-    reach >>= target
-    return target + (reach & -reach).bit_length() - 1
+    positive = [v for v in values if v > 0]
+    # The answer is below target + the largest value (drop any one value from
+    # the best sub-list and it falls short), so no sum beyond that is kept.
+    limit = target + max(positive, default=0)
+    if limit <= 1 << 20:  # a bit set of the reachable sums
+        keep = (1 << limit) - 1
+        reach = 1
+        for v in positive:
+            reach = (reach | reach << v) & keep
+        reach >>= target
+        return target + (reach & -reach).bit_length() - 1
+    # large values (a bit set would need up to 10**12 bits): the set of reachable sums below target
+    best = sum(positive)
+    below = {0}
+    for v in positive:
+        grown = set()
+        for s in below:
+            if s + v >= target:
+                best = min(best, s + v)
+            else:
+                grown.add(s + v)
+        below |= grown
+        if len(below) > 1 << 20:
+            raise RuleError("least_sum_at_least: too many sums to try")
+    return best
 
 
 _PYOPS = {
@@ -1352,9 +1377,9 @@ def _coerce(name, t, raw):
 
 
 def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None,
-                 coverage=False) -> Machine:
+                 coverage=False, check_invariants=False) -> Machine:
     params = resolve_params(g, overrides or {}, num_players)
-    return Compiler(g, params, explicit_chance, coverage).compile()
+    return Compiler(g, params, explicit_chance, coverage, check_invariants).compile()
 
 
 __all__ = ["compile_game", "resolve_params", "ParamError", "least_sum_at_least", "Diagnostic"]

@@ -11,7 +11,9 @@ How it searches (the shape of a Hypothesis stateful test): each example
 draws a player count, values for the parameters named in ``vary`` (within
 their declared ranges), a game seed, a prefix of action choices (two bytes
 a step; they shrink toward the first legal action) and a seed for the
-random policy that plays on after the prefix.  The game is played to its
+policy that plays on after the prefix (uniform, or insisting on the first,
+the last or the same choice: a loop that needs one move made again and again
+is found that way).  The game is played to its
 end; after every step the invariants are checked and the position is
 compared with the earlier positions of the same game.
 
@@ -46,9 +48,14 @@ from pathlib import Path
 import attrs
 
 from .game import Game, load
+from .machine import InvariantBroken
 from .runtime import IllegalAction, RuleError
 
 KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash")
+# After the prefix, the rest of a game is played by one of these policies:
+# uniform at random; or, 99 times in 100, the first, the last, or the same
+# choice as the step before (players who insist find endless loops).
+POLICIES = ("uniform", "first", "last", "stubborn")
 PREFIX_STEPS = 400
 REPLAY_VERSION = 1
 
@@ -115,7 +122,13 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     try:
         state = game.new_state(seed, players)
     except RuleError as err:
+        if "rule_error" in skip:
+            return texts, None
         raise _Found("rule_error", err.message, _where(err.span)) from None
+    except InvariantBroken as err:
+        if "invariant" in skip:
+            return texts, None
+        raise _Found("invariant", err.message, _where(err.span)) from None
     seen = {}
     step = 0
     while True:
@@ -140,6 +153,8 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
         try:
             legal = state.legal_actions()
         except RuleError as err:
+            if "rule_error" in skip:
+                return texts, state
             raise _Found("rule_error", err.message, _where(err.span)) from None
         if not legal:
             if "dead_state" in skip:
@@ -153,7 +168,13 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
         try:
             state.apply(a)
         except RuleError as err:
+            if "rule_error" in skip:
+                return texts, state
             raise _Found("rule_error", err.message, _where(err.span)) from None
+        except InvariantBroken as err:  # between two steps of the flow
+            if "invariant" in skip:
+                return texts, state
+            raise _Found("invariant", err.message, _where(err.span)) from None
         step += 1
 
 
@@ -175,7 +196,7 @@ def replay(game: Game, players: int, seed: int, actions) -> tuple:
     for i, text in enumerate(actions):
         try:
             state.apply_text(text)
-        except IllegalAction:
+        except (IllegalAction, RuleError, InvariantBroken):
             return state, i
     return state, None
 
@@ -211,7 +232,7 @@ class _Fuzzer:
         if g is None:
             params = dict(self.base_params)
             params.update(dict(varied))
-            g = load(self.path, coverage=True, **params)
+            g = load(self.path, coverage=True, check_invariants=True, **params)
             self.games[varied] = g
         return g
 
@@ -262,13 +283,24 @@ class _Fuzzer:
             varied = tuple((name, data.draw(s, label=name)) for name, s in self.vary)
             game_seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
             prefix = data.draw(st.binary(max_size=2 * PREFIX_STEPS), label="choices")
+            style = data.draw(st.sampled_from(POLICIES), label="policy style")
             policy = random.Random(data.draw(st.integers(0, 2**31 - 1), label="policy"))
             game = self.game(varied)
+            last_pick = [0]
 
             def choose(step, n):
                 if 2 * step + 1 < len(prefix):
-                    return (prefix[2 * step] << 8 | prefix[2 * step + 1]) % n
-                return policy.randrange(n)
+                    i = (prefix[2 * step] << 8 | prefix[2 * step + 1]) % n
+                elif style == "uniform" or policy.random() < 0.01:
+                    i = policy.randrange(n)
+                elif style == "first":
+                    i = 0
+                elif style == "last":
+                    i = n - 1
+                else:  # "stubborn": the same choice again, as far as it goes
+                    i = min(last_pick[0], n - 1)
+                last_pick[0] = i
+                return i
 
             self.played_games += 1
             if self.progress is not None:
@@ -288,7 +320,8 @@ class _Fuzzer:
                 last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
                 last["found"] = found
                 raise found from err
-            if "nondeterminism" not in skip and self.played_games % 5 == 1:
+            if "nondeterminism" not in skip and self.played_games % 5 == 1 and final is not None \
+                    and final.is_terminal:
                 again, index = replay(game, players, game_seed, texts)
                 if index is not None or again.key() != final.key() or again.returns() != final.returns():
                     found = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
@@ -412,6 +445,8 @@ def fuzz(path, players="all", examples: int = 100, max_actions: int = 5000, vary
         inputs, found = result
         findings.append(fz.finding(inputs, found, frozenset(skip)))
         skip.add(found.kind)
+        if found.kind == "cycle":
+            skip.add("endless")  # a position that can repeat already says the game need not end
         if skip >= set(KINDS):
             break
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0)
@@ -483,14 +518,20 @@ def load_replay(path) -> tuple[str, Finding]:
         raise ReplayError(f"cannot read {path}: {err.strerror or err}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ReplayError(f"{path} is not a replay file (not JSON: {err})") from None
+    except RecursionError:
+        raise ReplayError(f"{path} is not a replay file (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("rulelang_replay") != REPLAY_VERSION:
         raise ReplayError(f"{path} is not a rulelang replay file (version {REPLAY_VERSION})")
     try:
         f = data["finding"]
+        if not isinstance(f.get("actions"), list) or not all(isinstance(a, str) for a in f["actions"]):
+            raise ValueError("actions must be a list of action texts")
+        if not isinstance(f.get("params", {}), dict):
+            raise ValueError("params must be an object")
         finding = Finding(str(f["kind"]), str(f["message"]), int(f["players"]), dict(f["params"]),
                           int(f["seed"]), [str(a) for a in f["actions"]], f.get("where"), f.get("loop_from"))
         return str(data["rules"]), finding
-    except (KeyError, TypeError, ValueError) as err:
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ReplayError(f"{path}: a field is missing or malformed ({err})") from None
 
 

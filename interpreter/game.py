@@ -38,7 +38,8 @@ class Game:
             if not isinstance(num_players, int) or not lo <= num_players <= hi:
                 return self.machine  # new_state reports the bad count
             m = compile_game(self.checked, self.overrides, self.explicit_chance, num_players,
-                             coverage=getattr(self, "coverage", False))
+                             coverage=getattr(self, "coverage", False),
+                             check_invariants=getattr(self, "check_invariants", False))
             self._machines[num_players] = m
         return m
 
@@ -109,15 +110,19 @@ class Game:
                     self.explicit_chance, params)
 
 
-def load(path, /, explicit_chance: bool = False, coverage: bool = False, **params) -> Game:
+def load(path, /, explicit_chance: bool = False, coverage: bool = False, check_invariants: bool = False,
+         **params) -> Game:
     """Parse, check and compile a rules file.  Raises
     :class:`rulelang.RulesError` for a bad file and :class:`ParamError` for
-    a bad parameter.  ``coverage=True`` counts, in ``game.machine``, each
-    pass through a branch, loop and choice (for the fuzzer)."""
+    a bad parameter.  For the fuzzer: ``coverage=True`` counts, in
+    ``game.machine``, each pass through a branch, loop and choice;
+    ``check_invariants=True`` checks the declared invariants and capacities
+    after every statement that moves cards or sets a variable."""
     checked = rulelang.load_checked(Path(path))
-    machine = compile_game(checked, params, explicit_chance, coverage=coverage)
+    machine = compile_game(checked, params, explicit_chance, coverage=coverage, check_invariants=check_invariants)
     game = Game(machine, checked, str(path), explicit_chance, params)
     game.coverage = coverage
+    game.check_invariants = check_invariants
     return game
 
 

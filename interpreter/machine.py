@@ -10,6 +10,16 @@ from .runtime import (CHANCE, DECIDE, END, EXEC, JF, JMP, MAX_AUTO_STEPS, RANDOM
                       STACK_SHIFT, IllegalAction, RuleError, State, _mix, rng_below)
 
 
+class InvariantBroken(Exception):
+    """Raised, in machines compiled with ``check_invariants``, when a
+    declared invariant or a zone capacity fails between two steps."""
+
+    def __init__(self, message, span=None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
 class SiteAction:
     """One action offered at one choose: how to enumerate it and where its effects start."""
 
@@ -259,7 +269,13 @@ class Machine:
         return (Z, tuple(st.V), tuple(st.C), tuple(L[s] for s in self.flow_slots),
                 st.pc, st.me, st.chance_n, st.done)
 
-    def broken_invariants(self, st) -> list:
+    def assert_invariants(self, st) -> None:
+        """Raise :class:`InvariantBroken` if a declared invariant or a zone
+        capacity fails now (checked after every step when fuzzing)."""
+        for message, span in self.broken_invariants(st, declared_only=True):
+            raise InvariantBroken(message, span)
+
+    def broken_invariants(self, st, declared_only=False) -> list:
         """[(message, span)] for every invariant that does not hold: the
         declared ones, each zone's capacity, every card in exactly one place,
         whole-number scores."""
@@ -279,6 +295,8 @@ class Machine:
                     who = f" of player {p + 1}" if per_player else ""
                     unit = "stacks" if kind == "stacks" else "cards"
                     out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
+        if declared_only:
+            return out
         seen = {}
         stacks = self.stack_instances
         for inst, z in enumerate(st.Z):
