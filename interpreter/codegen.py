@@ -105,11 +105,12 @@ class CodeGen:
     def __init__(self, comp):
         self.c = comp
         self.g = comp.g
-        from .compiler import least_sum_at_least, members_of
+        from .compiler import index, least_sum_at_least, members_of, strictly_decreasing, strictly_increasing
 
         self.ns = {"_sign": _sign, "_inter": _inter, "_union": _union, "_count": _count, "_dedupe": _dedupe,
                    "_stack": _stack, "_stacks": _stacks, "_lsal": least_sum_at_least,
-                   "_members": members_of}
+                   "_members": members_of, "_index": index, "_incr": strictly_increasing,
+                   "_decr": strictly_decreasing}
         self.names = {}  # id(obj) -> generated name
         self.counter = 0
         self.fn_names = {}  # user function name -> generated name
@@ -256,7 +257,10 @@ class CodeGen:
         return f"st.C[{obj}]" if base == 0 else f"st.C[{base} + {obj}]"
 
     def e_Index(self, e, ctx):
-        return f"{self.seq(e.obj, ctx)}[{self.expr(e.index, ctx)}]"
+        i = e.index
+        if isinstance(i, A.IntLit) and i.value >= 0:
+            return f"{self.seq(e.obj, ctx)}[{self.expr(i, ctx)}]"
+        return f"_index({self.seq(e.obj, ctx)}, {self.expr(i, ctx)})"  # a negative index is an error
 
     def seq(self, e, ctx) -> str:
         """Source of an iterable of the elements of a collection expression."""
@@ -336,6 +340,8 @@ class CodeGen:
             return f"(({self.expr(args[0], ctx)} {sign} {k}) % st.n)"
         if f == "least_sum_at_least":
             return f"_lsal({self.expr(args[0], ctx)}, {self.expr(args[1], ctx)})"
+        if f in ("increasing", "decreasing"):
+            return f"{'_incr' if f == 'increasing' else '_decr'}({self.expr(args[0], ctx)})"
         if f == "all_cards":
             return "list(st.inplay)"
         if f == "count" and elem_type(self.t(args[0])) != "bool":

@@ -365,8 +365,8 @@ class Compiler:
                         v = st.L[bslot]
                         return st.Z[v >> STACK_SHIFT][v & STACK_MASK][k]
                     return index_stack
-                return lambda st: s(st)[k]
-            return lambda st: s(st)[i(st)]
+                return lambda st: s(st)[k] if k >= 0 else index((), k)
+            return lambda st: index(s(st), i(st))
         if isinstance(e, A.ListLit):
             fs = [self.expr(x) for x in e.items]
             return lambda st: [f(st) for f in fs]
@@ -693,6 +693,10 @@ class Compiler:
         if f == "least_sum_at_least":
             a, b = self.expr(e.args[0]), self.expr(e.args[1])
             return lambda st: least_sum_at_least(a(st), b(st))
+        if f in ("increasing", "decreasing"):
+            a = self.expr(e.args[0])
+            test = strictly_increasing if f == "increasing" else strictly_decreasing
+            return lambda st: test(a(st))
         if f == "stack_of":
             a = self.expr(e.args[0])
 
@@ -1260,6 +1264,22 @@ def _walk(e):
         x = stack.pop()
         yield x
         stack.extend(_children(x))
+
+
+def strictly_increasing(values) -> bool:
+    return all(a < b for a, b in zip(values, values[1:]))
+
+
+def strictly_decreasing(values) -> bool:
+    return all(a > b for a, b in zip(values, values[1:]))
+
+
+def index(seq, i):
+    """``seq[i]``, counting from 0; a negative index is past the start, not
+    the end (use top(...) for the last card)."""
+    if i < 0:
+        raise IndexError(i)
+    return seq[i]
 
 
 def members_of(mask: int) -> list:

@@ -31,7 +31,7 @@ BUILTINS = {
     "min": (1, 2), "max": (1, 2), "sign": (1, 1), "abs": (1, 1),
     "intersection": (1, 1), "union": (1, 1), "least_sum_at_least": (2, 2),
     "next": (1, 2), "previous": (1, 2), "all_cards": (0, 0), "can": (1, 99),
-    "stack_of": (1, 1),
+    "stack_of": (1, 1), "increasing": (1, 1), "decreasing": (1, 1),
 }
 GEN_FUNCS = ("sum", "count", "any", "all", "min", "max", "intersection", "union")
 RESERVED = {"me", "players", "player_count", "card"} | set(BUILTINS)
@@ -492,10 +492,17 @@ class Checker:
         if a.template is not None:
             import string
             try:
-                fields = [f for _, f, _, _ in string.Formatter().parse(a.template) if f is not None]
+                parts = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(a.template) if f is not None]
             except ValueError:
-                fields = None
+                parts = []
                 self.err("RL115", "the action text has an unmatched brace", a.span)
+            fields = [f for f, _, _ in parts]
+            for f, spec, conv in parts:
+                # the text is filled in with str.format: a format spec or a conversion
+                # ("{c:d}", "{c:>999999999}", "{c!r}") would fail or run wild at play time
+                if spec or conv:
+                    self.err("RL115", f'write a parameter in the action text as "{{{f}}}", without '
+                             f'a format ("{{{f}:...}}") or a conversion ("{{{f}!...}}")', a.span)
             for f in fields or ():
                 if f not in scope.names:
                     self.err("RL115", f'the action text names "{{{f}}}", which is not a parameter'
@@ -593,6 +600,9 @@ class Checker:
         elif isinstance(st, A.Require):
             if ctx.get("action") is None:
                 self.err("RL109", "require belongs in an action", st.span)
+            elif ctx.get("nested"):  # the compiler tests requires before the action is offered
+                self.err("RL109", "a require must stand at the top of the action, not inside an if or a loop",
+                         st.span)
             self.expect(self.expr(st.cond, scope, ctx), "bool", st.cond, "a requirement")
         elif isinstance(st, (A.Set, A.AugSet, A.SetRandom)):
             tt = self.target(st.target, scope, ctx)
@@ -650,14 +660,14 @@ class Checker:
         elif isinstance(st, A.If):
             for cond, body in st.branches:
                 self.expect(self.expr(cond, scope, ctx), "bool", cond, "a condition")
-                self.check_block(body, scope, ctx)
+                self.check_block(body, scope, dict(ctx, nested=True))
             if st.else_body is not None:
-                self.check_block(st.else_body, scope, ctx)
+                self.check_block(st.else_body, scope, dict(ctx, nested=True))
         elif isinstance(st, A.While):
             if ctx.get("action") is not None:
                 self.err("RL109", "while loops belong in the game flow, not in an action", st.span)
             self.expect(self.expr(st.cond, scope, ctx), "bool", st.cond, "a condition")
-            self.check_block(st.body, scope, ctx)
+            self.check_block(st.body, scope, dict(ctx, nested=True))
         elif isinstance(st, A.Repeat):
             self.expect(self.expr(st.count, scope, ctx), "int", st.count, "the count")
             inner = _Scope(scope)
@@ -668,7 +678,7 @@ class Checker:
             else:
                 self.g.res[id(st)] = self.new_slot()
             self.g.res[(id(st), "counter")] = self.new_slot()
-            self.check_block(st.body, inner, ctx, new_scope=False)
+            self.check_block(st.body, inner, dict(ctx, nested=True), new_scope=False)
         elif isinstance(st, A.For):
             it = self.expr(st.iter, scope, ctx)
             et = elem_type(it) if it != ERR else ERR
@@ -684,13 +694,13 @@ class Checker:
             self.g.res[id(st)] = slot
             self.g.res[(id(st), "items")] = self.new_slot()
             self.g.res[(id(st), "counter")] = self.new_slot()
-            self.check_block(st.body, inner, ctx, new_scope=False)
+            self.check_block(st.body, inner, dict(ctx, nested=True), new_scope=False)
         elif isinstance(st, A.Turn):
             if ctx.get("action") is not None:
                 self.err("RL109", "turn blocks belong in the game flow, not in an action", st.span)
             self.expect(self.expr(st.player, scope, ctx), "player", st.player, "whose turn it is")
             self.g.res[(id(st), "saved")] = self.new_slot()
-            self.check_block(st.body, scope, dict(ctx, turn=True))
+            self.check_block(st.body, scope, dict(ctx, turn=True, nested=True))
         else:  # pragma: no cover
             self.err("RL109", f"unknown statement {type(st).__name__}", st.span)
 
@@ -1063,6 +1073,9 @@ class Checker:
                 self.err("RL103", f"{f} needs a pile or a stack; this is {_tname(t0)}", e.args[0].span)
                 return ERR
             return "card"
+        if f in ("increasing", "decreasing"):
+            self.expect(t0, "list:int", e.args[0], f"what {f} tests")
+            return "bool"
         if f == "stack_of":
             self.expect(t0, "card", e.args[0], "stack_of's argument")
             return "stack"
