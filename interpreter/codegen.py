@@ -269,6 +269,11 @@ class CodeGen:
         if t == "pile":
             return f"st.Z[{src}]"
         if t == "stack":
+            if isinstance(e, A.Name):
+                r = self.g.res.get(id(e))
+                alias = ctx.get(("cards", r[1])) if r and r[0] == "slot" else None
+                if alias is not None:
+                    return alias  # the stack's card list, bound once where the stack is
             if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", src):
                 return f"st.Z[{src} >> {STACK_SHIFT}][{src} & {STACK_MASK}]"
             return f"_stack(st, {src})"
@@ -300,6 +305,13 @@ class CodeGen:
             "intersection": "_inter", "union": "_union", "count": "_count"}
 
     def e_CallGen(self, e, ctx):
+        if e.cond is None and e.func in ("sum", "min", "max", "intersection", "union", "any", "all") \
+                and isinstance(e.expr, A.Attr) and isinstance(e.expr.obj, A.Name) \
+                and self.g.res.get(id(e.expr.obj)) == ("slot", self.g.res[id(e)]) \
+                and e.expr.name in self.g.card_attrs:
+            # f(x.attr for x in cards): map the attribute's table over the cards
+            table = self.ref(self.c.m.card_attrs[e.expr.name][0], "_t")
+            return f"{self._AGG[e.func]}(map({table}.__getitem__, {self.seq(e.iter, ctx)}))"
         var, it, ex, cond = self.comp_parts(e, ctx)
         if e.func == "count" and self.t(e.expr) != "bool":
             return f"sum(1 for {var} in {it}{cond})"
@@ -359,11 +371,16 @@ class CodeGen:
         f = self.g.functions[name]
         pslots = [s for s, _ in self.g.func_slots[name][0]]
         params = [f"a{i}" for i in range(len(pslots))]
+        ptypes = [t for _, t in self.g.func_slots[name][0]]
         for in_slots in (False, True):
             ctx = {s: (p, in_slots) for s, p in zip(pslots, params)}
             lines = [f"def {gen}(st{''.join(', ' + p for p in params)}):"]
             if in_slots:
                 lines += [f"    st.L[{int(s)}] = {p}" for s, p in zip(pslots, params)]
+            for s, p, t in zip(pslots, params, ptypes):
+                if t == "stack":  # a stack's cards, looked up once
+                    lines.append(f"    {p}_cards = st.Z[{p} >> {STACK_SHIFT}][{p} & {STACK_MASK}]")
+                    ctx[("cards", s)] = f"{p}_cards"
             try:
                 for let in f.lets:
                     slot = self.g.res[id(let)]
@@ -499,6 +516,9 @@ class CodeGen:
             lines.append(f"{pad}for {var} in {it}:")
             lines.append(f"{pad}    st.L[{int(slot)}] = {var}")
             ctx[slot] = (var, True)
+            if self.t(dom) == "stacks" and high is None:
+                lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
+                ctx[("cards", slot)] = f"{var}_cards"
             values.append(var)
             indent += 4
             emit_level(levels[i + 1], indent, "continue")

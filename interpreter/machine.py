@@ -171,8 +171,12 @@ class Machine:
                     pc += 1
                 elif op == JF:
                     pc = pc + 1 if a(st) else b
-                elif op == JMP:
+                elif op == JMP:  # every loop jumps back: count here, not at every step
                     pc = a
+                    steps += 1
+                    if steps > MAX_AUTO_STEPS:
+                        raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
+                                        "a loop without a choose never ends", code[pc][3])
                 elif op == DECIDE:
                     st.pc = pc
                     return
@@ -190,10 +194,6 @@ class Machine:
                     st.pc = pc
                     st.done = True
                     return
-                steps += 1
-                if steps > MAX_AUTO_STEPS:
-                    raise RuleError(f"the flow ran {MAX_AUTO_STEPS} steps without a decision; "
-                                    "a loop without a choose never ends", code[pc][3])
         except RuleError as err:
             st.pc = pc
             if err.span is None:
