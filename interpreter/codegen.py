@@ -36,6 +36,15 @@ class _NoEmit(Exception):
     """This node cannot be written as source in this context."""
 
 
+class _Alias:
+    """A parameter of an inlined function: it reads its argument's source."""
+
+    __slots__ = ("arg",)
+
+    def __init__(self, arg):
+        self.arg = arg
+
+
 def _compile_source(src: str, ns: dict, name: str):
     if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
         raise AssertionError("generated source has a character outside the allowlist")
@@ -169,7 +178,11 @@ class CodeGen:
 
     def slot(self, k, ctx) -> str:
         entry = ctx.get(k)
-        return entry[0] if entry is not None else f"st.L[{int(k)}]"
+        if entry is None:
+            return f"st.L[{int(k)}]"
+        if isinstance(entry[0], _Alias):  # an inlined function's parameter: its argument
+            return f"({self.expr(entry[0].arg, ctx)})"
+        return entry[0]
 
     @staticmethod
     def lit(v) -> str:
@@ -271,9 +284,13 @@ class CodeGen:
         if t == "stack":
             if isinstance(e, A.Name):
                 r = self.g.res.get(id(e))
-                alias = ctx.get(("cards", r[1])) if r and r[0] == "slot" else None
-                if alias is not None:
-                    return alias  # the stack's card list, bound once where the stack is
+                if r and r[0] == "slot":
+                    entry = ctx.get(r[1])
+                    if entry is not None and isinstance(entry[0], _Alias) and isinstance(entry[0].arg, A.Name):
+                        return self.seq(entry[0].arg, ctx)  # an inlined parameter: its argument's cards
+                    alias = ctx.get(("cards", r[1]))
+                    if alias is not None:
+                        return alias  # the stack's card list, bound once where the stack is
             if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", src):
                 return f"st.Z[{src} >> {STACK_SHIFT}][{src} & {STACK_MASK}]"
             return f"_stack(st, {src})"
@@ -328,6 +345,11 @@ class CodeGen:
             base = int(self.c.pvar_base[r[1]])
             return f"st.V[{base} + {self.expr(e.args[0], ctx)}]"
         if kind == "func":
+            if id(e) in ctx.get("inline", ()):
+                try:  # written in place: its hoisted parts are computed at outer loops
+                    return f"({self.expr(self.g.functions[r[1]].body, ctx)})"
+                except _NoEmit:
+                    pass
             fname = self.function(r[1])
             args = ", ".join(self.expr(a, ctx) for a in e.args)
             return f"{fname}(st, {args})" if args else f"{fname}(st)"
@@ -457,10 +479,14 @@ class CodeGen:
         """Nested loops for one action.  ``plan``: params [(slot, domain
         node, high node or None)], levels [[(kind, slot, node)]] for
         0..k, prefilters [[node]] per parameter."""
-        params, levels, prefilters = plan
+        params, levels, prefilters, inlines = plan
         name = self.fresh("_enum")
         lines = [f"def {name}(st, out, prefix):"]
-        ctx = {"nodes": {}}
+        ctx = {"nodes": {}, "inline": set(inlines)}
+        hoisted = {}  # (level, source) -> local: the same value hoisted twice is computed once
+        for pairs in inlines.values():
+            for slot, arg in pairs:
+                ctx[slot] = (_Alias(arg), False)
 
         def emit_level(items, indent, exit_stmt):
             pad = " " * indent
@@ -473,10 +499,17 @@ class CodeGen:
                     lines.append(f"{pad}{local} = {self.expr(node, ctx)}")
                     lines.append(f"{pad}st.L[{int(slot)}] = {local}")
                     ctx[slot] = (local, True)
-                else:  # hoist: a value computed once at this level
-                    local = self.fresh("h")
-                    lines.append(f"{pad}{local} = {self.expr(node, ctx)}")
-                    ctx["nodes"][id(node)] = local
+                else:  # hoist: computed at most once per value of this level, when first needed
+                    src = self.expr(node, ctx)
+                    local = hoisted.get((indent, src))
+                    if local is None:
+                        local = self.fresh("h")
+                        hoisted[(indent, src)] = local
+                        lines.append(f"{pad}{local} = None")
+                        ctx["nodes"][id(node)] = f"({local} if {local} is not None else ({local} := {src}))"
+                    else:
+                        ctx["nodes"][id(node)] = ctx["nodes"].get(id(node)) or \
+                            f"({local} if {local} is not None else ({local} := {src}))"
 
         emit_level(levels[0], 4, "return")
         # prefiltered domains (they depend on no other parameter)

@@ -35,6 +35,31 @@ def _is_const(f):
     return hasattr(f, "const")
 
 
+# What a failed evaluation raises (max of nothing, an index past the end,
+# a division by zero, ...).  The VM turns these into RuleErrors for the flow's
+# steps; the values computed outside it (parameter defaults at load time, and
+# variable defaults and the deck in new_state) are guarded by _guarded.
+_EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError)
+
+
+def _why(err) -> str:
+    if isinstance(err, IndexError):
+        return "there is no such card or stack (an empty pile, or an index past the end)"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    return str(err) or type(err).__name__
+
+
+def _guarded(f, what, span):
+    """``f``, raising a RuleError (with the span of the rules) where it would raise a Python error."""
+    def guarded(st):
+        try:
+            return f(st)
+        except _EVAL_ERRORS as err:
+            raise RuleError(f"{what} cannot be computed: {_why(err)}", span) from None
+    return guarded
+
+
 class _Random:
     """A uniform random pick among a collection, assigned by a setter."""
 
@@ -133,14 +158,14 @@ class Compiler:
         for name, v in g.vars.items():
             self.var_index[name] = len(V_defaults)
             m.var_names.append((name, g.types[id(v)], len(V_defaults)))
-            V_defaults.append(self.expr(v.default))
+            V_defaults.append(_guarded(self.expr(v.default), f'the initial value of "{name}"', v.default.span))
         self.pvar_base = {}
         pv_defaults = []
         for name, v in g.player_vars.items():
             base = len(V_defaults) + len(pv_defaults) * stride
             self.pvar_base[name] = base
             m.pvar_names.append((name, g.types[id(v)], base))
-            pv_defaults.append(self.expr(v.default))
+            pv_defaults.append(_guarded(self.expr(v.default), f'the initial value of "{name}"', v.default.span))
         ncards = len(g.cards)
         self.cvar_base = {}
         cv_defaults = []
@@ -148,7 +173,8 @@ class Compiler:
             self.cvar_base[name] = k * ncards
             m.cvar_names.append((name, g.types[id(v)], k * ncards))
             m.cvar_bases.append(k * ncards)
-            cv_defaults.append((g.res[id(v)], self.expr(v.default)))
+            cv_defaults.append((g.res[id(v)], _guarded(self.expr(v.default), f'the initial value of "{name}"',
+                                                       v.default.span)))
 
         def var_defaults(st, V_defaults=V_defaults, pv_defaults=pv_defaults):
             V = [f(st) for f in V_defaults]
@@ -195,9 +221,10 @@ class Compiler:
         g = self.g
         items = []
         for item in g.deck:
-            when = self.expr(item.when) if item.when is not None else None
+            when = _guarded(self.expr(item.when), "a deck condition", item.when.span) if item.when is not None else None
             if isinstance(item, A.DeckWhere):
-                items.append(("where", g.res[id(item)], self.expr(item.cond), when))
+                items.append(("where", g.res[id(item)], _guarded(self.expr(item.cond), "a deck condition", item.cond.span),
+                              when))
             else:
                 ids = tuple(i for i, c in enumerate(g.cards) if c[0] == item.name)
                 items.append(("named", ids, None, when))
@@ -1155,6 +1182,12 @@ class Compiler:
         levels = [[] for _ in range(k + 1)]
         prefilters = [[] for _ in range(k)]
         lets = []
+        inlines = {}  # id(call) -> [(function parameter slot, argument)]
+        self._called = {}
+        for item in pre:
+            for x in _walk(item.cond if isinstance(item, A.Require) else item.expr):
+                if isinstance(x, A.Call) and self.g.res.get(id(x), ("",))[0] == "func":
+                    self._called[x.func] = self._called.get(x.func, 0) + 1
         for item in pre:
             if isinstance(item, A.Let):
                 level = self.level(item.expr, level_of_slot)
@@ -1173,14 +1206,17 @@ class Compiler:
                 f = self.expr(item.cond)
                 if _is_const(f) and not f.const:
                     self.m.never_actions.append((a.name, item.span))
-            self.hoist_nodes(item.cond, level, level_of_slot, levels)
+            self.hoist_nodes(item.cond, level, level_of_slot, levels, inlines)
             levels[level].append(("req", None, item.cond))
-        plan = ([(slot, p.domain, p.high) for (slot, _, _), p in zip(params, a.params)], levels, prefilters)
+        plan = ([(slot, p.domain, p.high) for (slot, _, _), p in zip(params, a.params)], levels, prefilters,
+                inlines)
         enum = self.cg.enumerator(plan)
         return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span)
 
-    def hoist_nodes(self, e, level, level_of_slot, levels):
-        """Mark calls inside a require that depend only on outer parameters."""
+    def hoist_nodes(self, e, level, level_of_slot, levels, inlines):
+        """Mark calls inside a require that depend only on outer parameters;
+        inline a user function called once in the action, so that the parts
+        of its body that depend only on outer parameters are marked too."""
         if level == 0:
             return
         if isinstance(e, (A.CallGen, A.ListComp)) or (
@@ -1190,8 +1226,26 @@ class Compiler:
             if lv is not None and lv < level:
                 levels[lv].append(("hoist", None, e))
                 return
+            if self.inlinable(e):
+                pairs = list(zip([s for s, _ in self.g.func_slots[e.func][0]], e.args))
+                for s, arg in pairs:  # the function's parameters stand where their arguments are bound
+                    level_of_slot[s] = self.level(arg, level_of_slot)
+                inlines[id(e)] = pairs
+                self._called[e.func] = -1  # once only
+                self.hoist_nodes(self.g.functions[e.func].body, level, level_of_slot, levels, inlines)
+                return
         for child in _children(e):
-            self.hoist_nodes(child, level, level_of_slot, levels)
+            self.hoist_nodes(child, level, level_of_slot, levels, inlines)
+
+    def inlinable(self, e) -> bool:
+        """A call to a user function that the action calls once, with no
+        lets, whose arguments are cheap to repeat (names, literals, x.attr)."""
+        if self.g.res.get(id(e), ("",))[0] != "func" or self._called.get(e.func, 0) != 1:
+            return False
+        if self.g.functions[e.func].lets:
+            return False
+        return all(isinstance(x, (A.Name, A.IntLit, A.BoolLit, A.StrLit))
+                   or (isinstance(x, A.Attr) and isinstance(x.obj, A.Name)) for x in e.args)
 
     def slots_read(self, e) -> set:
         """The local slots ``e`` reads, less the loop variables it binds itself."""
@@ -1350,17 +1404,20 @@ def resolve_params(g: CheckedGame, overrides: dict, num_players: int | None = No
     fake = types.SimpleNamespace(n=n)  # parameters may read the player count, nothing else
     values = {}
     comp = Compiler(g, values)
+
+    def value(e, what):  # a failed computation (1 / 0) is a RuleError at the expression
+        f = comp._expr(e)
+        return f.const if _is_const(f) else _guarded(f, what, e.span)(fake)
+
     for name, p in g.params.items():
         t = g.types[id(p)]
         if name in overrides:
             v = _coerce(name, t, overrides[name])
         else:
-            f = comp._expr(p.default)
-            v = f.const if _is_const(f) else f(fake)
+            v = value(p.default, f'the default of parameter "{name}"')
         if t == "int" and p.low is not None:
-            lo, hi = comp._expr(p.low), comp._expr(p.high)
-            lo = lo.const if _is_const(lo) else lo(fake)
-            hi = hi.const if _is_const(hi) else hi(fake)
+            lo = value(p.low, f'the range of parameter "{name}"')
+            hi = value(p.high, f'the range of parameter "{name}"')
             if not lo <= v <= hi:
                 raise ParamError(f'parameter "{name}" must be in {lo}..{hi}, not {v}')
         values[name] = v
