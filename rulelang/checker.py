@@ -35,6 +35,12 @@ BUILTINS = {
 }
 GEN_FUNCS = ("sum", "count", "any", "all", "min", "max", "intersection", "union")
 RESERVED = {"me", "players", "player_count", "card"} | set(BUILTINS)
+# The compiler copies the effects of each offered action (and of the actions
+# their own chooses offer, and so on) after each choose: limits on how deep
+# such follow-up choices nest (with the blocks around them), and on how many
+# statements the copies come to.
+MAX_CHOICE_NESTING = 100
+MAX_LAID_OUT = 20_000
 
 
 def elem_type(t: str) -> str | None:
@@ -549,33 +555,73 @@ class Checker:
 
     def check_action_cycles(self):
         # an action whose effects offer (directly or not) itself again would inline forever
-        graph = {name: set() for name in self.g.actions}
+        actions = self.g.actions
+        graph = {name: set() for name in actions}
+        info = {}  # name -> (statements in its body, [(block depth, offered actions) for each choose])
 
-        def walk(body, acc):
+        def walk(body, depth, sites):
+            count = 0
             for st in body:
+                count += 1
                 if isinstance(st, A.Choose):
-                    acc.update(n.id for n in st.actions if n.id in self.g.actions)
+                    sites.append((depth, sorted({n.id for n in st.actions if n.id in actions}), st.span))
                 for sub in _sub_blocks(st):
-                    walk(sub, acc)
+                    count += walk(sub, depth + 1, sites)
+            return count
 
-        for name, a in self.g.actions.items():
-            walk(a.body, graph[name])
+        for name, a in actions.items():
+            sites = []
+            info[name] = (walk(a.body, 0, sites), sites)
+            for _, offered, _ in sites:
+                graph[name].update(offered)
+        # depth-first, without recursion (a chain of a thousand actions is not a deep Python stack)
         state = {}
-
-        def visit(n, path):
-            if state.get(n) == 1:
-                a = self.g.actions[n]
-                self.err("RL111", f'action "{n}" offers itself again through ' + " -> ".join(path + [n]), a.span)
+        order = []  # each action after every action it offers
+        cycle = False
+        for root in sorted(graph):
+            if state.get(root):
+                continue
+            state[root] = 1
+            path, stack = [root], [iter(sorted(graph[root]))]
+            while stack:
+                m = next(stack[-1], None)
+                if m is None:
+                    state[path[-1]] = 2
+                    order.append(path.pop())
+                    stack.pop()
+                elif state.get(m) == 1:
+                    cycle = True
+                    self.err("RL111", f'action "{m}" offers itself again through ' + " -> ".join(path + [m]),
+                             actions[m].span)
+                elif not state.get(m):
+                    state[m] = 1
+                    path.append(m)
+                    stack.append(iter(sorted(graph[m])))
+        if cycle:
+            return
+        # The compiler lays out the effects of each offered action right after its
+        # choose, follow-up choices included: refuse what would be huge or too deep.
+        size, depth = {}, {}
+        for n in order:
+            count, sites = info[n]
+            size[n] = count + sum(size[b] for _, offered, _ in sites for b in offered)
+            depth[n] = max((d + 1 + max((depth[b] for b in offered), default=0) for d, offered, _ in sites),
+                           default=0)
+        flow_sites = []
+        walk(self.g.setup, 0, flow_sites)
+        walk(self.g.play, 0, flow_sites)
+        total = 0
+        for d, offered, span in flow_sites:
+            total += sum(size[b] for b in offered)
+            deep = d + 1 + max((depth[b] for b in offered), default=0)
+            if deep > MAX_CHOICE_NESTING:
+                self.err("RL111", f"choices nest {deep} deep here (an action offered by this choose offers actions "
+                         f"that offer others, ...); at most {MAX_CHOICE_NESTING}", span)
                 return
-            if state.get(n) == 2:
+            if total > MAX_LAID_OUT:
+                self.err("RL111", f"the effects of the actions offered by the chooses up to this one, with their "
+                         f"follow-up choices, come to {total} statements; at most {MAX_LAID_OUT}", span)
                 return
-            state[n] = 1
-            for m in sorted(graph[n]):
-                visit(m, path + [n])
-            state[n] = 2
-
-        for n in sorted(graph):
-            visit(n, [])
 
     # ------------------------------------------------------------ statements
     def check_block(self, body, scope, ctx, new_scope=True):
