@@ -204,6 +204,7 @@ class Compiler:
         # outcome
         o = g.outcome
         m.outcome_slot = g.outcome_slot
+        m.outcome_span = o.span
         m.score_fn = self.expr(o.score)
         m.tiebreaks = [(1 if hilo == "highest" else -1, self.expr(e)) for hilo, e in o.tiebreaks]
         m.generated_sources = self.cg.ns.get("__sources__", [])

@@ -81,6 +81,7 @@ class Machine:
         self.score_fn = None
         self.tiebreaks = []
         self.outcome_slot = 0
+        self.outcome_span = None
         self.explicit_chance = False
         self.params = {}
         self.stack_instances = ()
@@ -311,8 +312,8 @@ class Machine:
             out.append((f"cards lost: {', '.join(missing[:5])}", None))
         try:
             scores = self.scores(st)
-        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
-            out.append((f"the score cannot be computed: {_explain(err)}", None))
+        except RuleError as err:
+            out.append((err.message, err.span))
         else:
             if not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
                 out.append((f"scores are not whole numbers: {scores}", None))
@@ -395,20 +396,26 @@ class Machine:
     def scores(self, st) -> list:
         out = []
         slot = self.outcome_slot
-        for p in range(st.n):
-            st.L[slot] = p
-            out.append(self.score_fn(st))
+        try:
+            for p in range(st.n):
+                st.L[slot] = p
+                out.append(self.score_fn(st))
+        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            raise RuleError(f"the score cannot be computed: {_explain(err)}", self.outcome_span) from None
         return out
 
     def winners(self, st) -> list:
         keys = []
         slot = self.outcome_slot
-        for p in range(st.n):
-            st.L[slot] = p
-            key = [self.score_fn(st)]
-            for sign, f in self.tiebreaks:
-                key.append(sign * f(st))
-            keys.append(tuple(key))
+        try:
+            for p in range(st.n):
+                st.L[slot] = p
+                key = [self.score_fn(st)]
+                for sign, f in self.tiebreaks:
+                    key.append(sign * f(st))
+                keys.append(tuple(key))
+        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            raise RuleError(f"the winner cannot be decided: {_explain(err)}", self.outcome_span) from None
         best = max(keys)
         return [p for p in range(st.n) if keys[p] == best]
 

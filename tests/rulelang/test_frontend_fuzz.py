@@ -184,15 +184,10 @@ def run_front_end(text: str):
     return game, diags
 
 
-# KNOWN BUG (interpreter/machine.py, not the front end): Machine.scores() and
-# winners() evaluate the outcome without turning a failed evaluation (max of
-# nothing, an index past the end, a division by zero, stack_of a card in a
-# pile) into a RuleError, as Machine.run does for the flow; so
-# state.returns() raises IndexError, ValueError, ... on rules that check.  Until
-# that is fixed, the property tolerates exactly these from the score, and
-# test_score_errors_are_rule_errors (xfail, strict) shows the bug.  Once fixed,
-# make this tuple empty ``()`` and drop the xfail.
-SCORE_ERRORS_NOT_YET_RULE_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError)
+# Machine.scores() and winners() turn a failed evaluation of the outcome (max
+# of nothing, an index past the end, ...) into a RuleError, as the flow does;
+# the regression files named known_bug_score_* keep the inputs that showed it.
+SCORE_ERRORS_NOT_YET_RULE_ERRORS = ()
 
 
 def run_compiled(game: CheckedGame, seed: int = 0) -> str:
@@ -850,8 +845,6 @@ def test_regression(path):
 KNOWN_SCORE_BUGS = [p for p in regression_files() if p.name.startswith("known_bug_score_")]
 
 
-@pytest.mark.xfail(strict=True, reason="Machine.scores() lets IndexError/ValueError/... out instead of a RuleError "
-                                       "(interpreter/machine.py); see SCORE_ERRORS_NOT_YET_RULE_ERRORS")
 @pytest.mark.parametrize("path", KNOWN_SCORE_BUGS, ids=lambda p: p.stem)
 def test_score_errors_are_rule_errors(path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "SCORE_ERRORS_NOT_YET_RULE_ERRORS", ())
