@@ -476,6 +476,15 @@ class CodeGen:
         return src
 
     def enumerator(self, plan):
+        """Nested loops for one action; loop variables live in Python locals,
+        and are also written to the state's slots only when some part of the
+        search falls back to a closure (which reads them there)."""
+        try:
+            return self._enumerator(plan, write_slots=False)
+        except _NoEmit:
+            return self._enumerator(plan, write_slots=True)
+
+    def _enumerator(self, plan, write_slots):
         """Nested loops for one action.  ``plan``: params [(slot, domain
         node, high node or None)], levels [[(kind, slot, node)]] for
         0..k, prefilters [[node]] per parameter."""
@@ -497,8 +506,9 @@ class CodeGen:
                 elif kind == "let":
                     local = f"x{int(slot)}"
                     lines.append(f"{pad}{local} = {self.expr(node, ctx)}")
-                    lines.append(f"{pad}st.L[{int(slot)}] = {local}")
-                    ctx[slot] = (local, True)
+                    if write_slots:
+                        lines.append(f"{pad}st.L[{int(slot)}] = {local}")
+                    ctx[slot] = (local, write_slots)
                 else:  # hoist: computed at most once per value of this level, when first needed
                     src = self.expr(node, ctx)
                     local = hoisted.get((indent, src))
@@ -521,12 +531,13 @@ class CodeGen:
             d = f"d{i}"
             var = f"v{i}"
             inner = dict(ctx)
-            inner[slot] = (var, True)
+            inner[slot] = (var, write_slots)
             lines.append(f"    {d} = []")
             lines.append(f"    for {var} in {self.domain(params[i], ctx)}:")
-            lines.append(f"        st.L[{int(slot)}] = {var}")
+            if write_slots:
+                lines.append(f"        st.L[{int(slot)}] = {var}")
             saved = ctx.get(slot)
-            ctx[slot] = (var, True)
+            ctx[slot] = (var, write_slots)
             conds = " and ".join(self.expr(n, ctx) for n in nodes)
             if saved is None:
                 del ctx[slot]
@@ -547,8 +558,9 @@ class CodeGen:
             else:
                 it = self.domain(params[i], ctx)
             lines.append(f"{pad}for {var} in {it}:")
-            lines.append(f"{pad}    st.L[{int(slot)}] = {var}")
-            ctx[slot] = (var, True)
+            if write_slots:
+                lines.append(f"{pad}    st.L[{int(slot)}] = {var}")
+            ctx[slot] = (var, write_slots)
             if self.t(dom) == "stacks" and high is None:
                 lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
                 ctx[("cards", slot)] = f"{var}_cards"

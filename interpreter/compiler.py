@@ -21,6 +21,10 @@ from .machine import ActionDef, Machine, SiteAction, ZoneDef
 from .runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, STACK_MASK, STACK_SHIFT, RuleError
 
 
+# Builtins cheaper to compute again than to keep: never hoisted.
+CHEAP_BUILTINS = frozenset({"size", "empty", "top", "bottom", "sign", "abs", "next", "previous"})
+
+
 class ParamError(Exception):
     """A bad ``--set NAME=VALUE`` or keyword parameter."""
 
@@ -1224,7 +1228,9 @@ class Compiler:
                 isinstance(e, A.Call) and self.g.res.get(id(e), ("",))[0] in ("func", "builtin")
                 and e.func not in ("can", "all_cards")):
             lv = self.free_level(e, level_of_slot)
-            if lv is not None and lv < level:
+            cheap = isinstance(e, A.Call) and e.func in CHEAP_BUILTINS \
+                and self.g.res.get(id(e), ("",))[0] == "builtin"
+            if lv is not None and lv < level and not cheap:
                 levels[lv].append(("hoist", None, e))
                 return
             if self.inlinable(e):

@@ -211,9 +211,8 @@ class Machine:
 
     def start_action(self, st: State, action):
         """Bind an action's parameters and start its effects.  Returns the
-        cards chosen by name from places some player cannot see, with those
-        places' cards at the time: [(card, cards of its place, seats that
-        could not see it)], or None."""
+        cards chosen by name from places some player cannot see: [(card, the
+        zone instance it was in, seats that could not see it)], or None."""
         sa = self.site_actions[action[0]]
         ad = sa.action
         L = st.L
@@ -225,11 +224,9 @@ class Machine:
                 inst = st.loc[v]
                 blind = everyone & ~st.vis[inst]
                 if blind:
-                    place = st.Z[inst]
-                    cards = [c for s in place for c in s] if inst in self.stack_instances else list(place)
                     if unseen is None:
                         unseen = []
-                    unseen.append((v, cards, blind))
+                    unseen.append((v, inst, blind))
         try:
             for slot, f in ad.lets:
                 L[slot] = f(st)
@@ -243,11 +240,13 @@ class Machine:
         still out of their sight, could have been any card of its place: they
         forget where each of those cards is (unless they see it now)."""
         K, vis, loc = st.K, st.vis, st.loc
-        for card, cards, blind in unseen:
+        for card, inst, blind in unseen:
             blind &= ~vis[loc[card]]
             if not blind:
                 continue  # the chosen card is in plain sight now: nothing to guess
-            for c in cards:
+            place = st.Z[inst]  # what is left of the place it was chosen from, and the card
+            cards = [c for s in place for c in s] if inst in self.stack_instances else list(place)
+            for c in cards + [card]:
                 K[c] &= ~(blind & ~vis[loc[c]])
 
     def enumerate_site(self, st: State) -> list:
