@@ -17,8 +17,8 @@ from rulelang import ast as A
 from rulelang.checker import CheckedGame, elem_type
 from rulelang.diagnostics import Diagnostic, NO_SPAN
 
-from .machine import ActionDef, Machine, SiteAction, ZoneDef
-from .runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, STACK_MASK, STACK_SHIFT, RuleError
+from .machine import ActionDef, Machine, SiteAction, ZoneDef, _explain
+from .runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, STACK_MASK, STACK_SHIFT, RuleError, take_card
 
 
 # Builtins cheaper to compute again than to keep: never hoisted.
@@ -46,12 +46,7 @@ def _is_const(f):
 _EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError)
 
 
-def _why(err) -> str:
-    if isinstance(err, IndexError):
-        return "there is no such card or stack (an empty pile, or an index past the end)"
-    if isinstance(err, ZeroDivisionError):
-        return "division by zero"
-    return str(err) or type(err).__name__
+_why = _explain  # what went wrong, in the rules' terms
 
 
 def _guarded(f, what, span):
@@ -1027,17 +1022,7 @@ class Compiler:
         stack_zone = {z.index * stride + p for z in self.m.zones if z.kind == "stacks" for p in range(stride)}
 
         def take(st, c):
-            inst = st.loc[c]
-            if inst in stack_zone:
-                stacks = st.Z[inst]
-                for i, stck in enumerate(stacks):
-                    if c in stck:
-                        stck.remove(c)
-                        if not stck:
-                            del stacks[i]
-                        return
-                raise RuleError("card lost in a stack")  # pragma: no cover
-            st.Z[inst].remove(c)
+            take_card(st, c, stack_zone)
 
         def put_all(st, cards):
             d = dest(st)

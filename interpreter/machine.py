@@ -546,10 +546,6 @@ def _card_text(c) -> str:
     return c if c is not None else "?"
 
 
-def _jsonable(v):
-    return v if isinstance(v, (int, bool, str)) or v is None else str(v)
-
-
 def _explain(err) -> str:
     if isinstance(err, IndexError):
         return "there is no such card or stack (an empty pile, or an index past the end)"

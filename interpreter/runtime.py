@@ -77,6 +77,21 @@ def rng_below(st, n: int) -> int:
     return z % n
 
 
+def take_card(st, c, stack_instances) -> None:
+    """Take card ``c`` out of wherever it lies (a stack left empty goes away)."""
+    inst = st.loc[c]
+    if inst in stack_instances:
+        stacks = st.Z[inst]
+        for i, stck in enumerate(stacks):
+            if c in stck:
+                stck.remove(c)
+                if not stck:
+                    del stacks[i]
+                return
+        raise RuleError("card lost in a stack")  # pragma: no cover - loc and Z disagree
+    st.Z[inst].remove(c)
+
+
 class State:
     """One position of a game.  Use ``legal_actions()``, ``apply()``,
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
@@ -295,17 +310,9 @@ class State:
             if self.loc[c] < 0:
                 raise ValueError(f"{m.card_names[c]!r} is not in play in this game")
             ids.append(c)
+        stacks = set(m.stack_instances)
         for c in ids:
-            src = self.Z[self.loc[c]]
-            if self.loc[c] in m.stack_instances:
-                for i, s in enumerate(src):
-                    if c in s:
-                        s.remove(c)
-                        if not s:
-                            del src[i]
-                        break
-            else:
-                src.remove(c)
+            take_card(self, c, stacks)
             self.loc[c] = inst
         if inst in m.stack_instances:
             if stack is None:
