@@ -18,8 +18,7 @@ with random (mostly well-typed) statements and expressions.  For each one:
   renders with the source: the right source line and a caret under the column;
 - a file that checks without errors compiles (or raises one of the documented
   ``RuleError``/``ParamError``) and plays a short random game with a step
-  cap and a time cap, raising nothing but ``RuleError`` (but see
-  ``SCORE_ERRORS_NOT_YET_RULE_ERRORS`` for a known bug of the runtime).
+  cap and a time cap, raising nothing but ``RuleError``.
 
 CI runs a fixed, derandomized number of examples.  To hunt for bugs, run with
 more random examples, e.g.::
