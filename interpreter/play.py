@@ -188,9 +188,11 @@ def _zone_label(zone: ZoneInfo) -> str:
         zone.visibility, zone.name)
 
 
-def _value(v) -> str:
+def _value(v, typ=None) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
+    if typ == "player" and isinstance(v, int):
+        return f"P{v + 1}"  # seats are 0-based in observations, P1.. on the screen
     return str(v)
 
 
@@ -220,6 +222,7 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
     # the players: per-player zones and variables, one row per seat
     mine = [z for z in zones if z.per_player]
     pvars = obs["player_vars"]
+    types = state.var_types()
     scores = obs.get("scores")
     if mine or pvars or scores:
         t = Table(title="Players", title_justify="left", box=frame, show_lines=True, expand=False)
@@ -238,7 +241,7 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
                 seat.append(" *", style="bold")
             row = [seat]
             row += [_zone_text(z, obs["zones"][z.name][p], False) for z in mine]
-            row += [Text(_value(vs[p])) for vs in pvars.values()]
+            row += [Text(_value(vs[p], types.get(name))) for name, vs in pvars.items()]
             if scores is not None:
                 row.append(Text(_value(scores[p])))
             t.add_row(*row)
@@ -259,7 +262,7 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
         v.append("vars:", style="bold")
         column = len("vars:")
         for i, (k, x) in enumerate(obs["vars"].items()):
-            item = f"{k} = {_value(x)}" + ("," if i < len(obs["vars"]) - 1 else "")
+            item = f"{k} = {_value(x, types.get(k))}" + ("," if i < len(obs["vars"]) - 1 else "")
             if column + 1 + len(item) > console_width and column > len("vars:"):
                 v.append("\n     ")
                 column = len("vars:")

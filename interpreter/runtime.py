@@ -205,6 +205,12 @@ class State:
         return [{"name": z.name, "kind": z.kind, "per_player": bool(z.per_player), "visibility": z.visibility}
                 for z in self.m.zones]
 
+    def var_types(self) -> dict:
+        """The declared type of each variable and player variable ("int",
+        "bool", "player", ...): static facts, to show an observation's values
+        (a "player" value is a 0-based seat)."""
+        return {name: t for name, t, _ in self.m.var_names + self.m.pvar_names}
+
     def action_cards(self, action) -> list:
         """The card ids among an action's parameters (its text names each)."""
         return self.m.action_cards(action)
