@@ -119,7 +119,6 @@ class Machine:
         st.chance_n = 0
         st.history = []
         st._legal = None
-        st.winners_cache = None
         st.V = []
         st.C = []
         st.loc = [-1] * len(self.card_names)

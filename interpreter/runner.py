@@ -67,10 +67,6 @@ def _usage_error(message: str) -> _Failure:
     return _Failure(message, 2)
 
 
-class _DeadState(Exception):
-    pass
-
-
 class _TooLong(Exception):
     pass
 
@@ -210,6 +206,12 @@ def _load_game(path: str, params: dict) -> Game:
         raise _usage_error(f"cannot read {path}: {e.strerror or e}") from None
 
 
+def _dead_state_failure(e, seed: int) -> _Failure:
+    count, seat = e.args
+    return _Failure(f"the game is not over after {_plural(count, 'action')}, but P{seat + 1} has no legal "
+                    f"action (game seed {seed})", 1, kind="dead state")
+
+
 def _rule_failure(e: RuleError, path: str, where: str = "") -> _Failure:
     span = e.span if e.span is not None else path
     return _Failure(f"{span}: {e.message}{where}", 1, kind="rule error")
@@ -262,7 +264,7 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
         seat = state.current_player
         legal = state.legal_actions()
         if not legal:
-            raise _DeadState(n, seat)
+            raise DeadState(n, seat)
         agent = agents[seat]
         obs = state.observation(seat) if getattr(agent, "needs_observation", True) else None
         action = agent.choose(legal, obs)
@@ -279,10 +281,8 @@ def _play_reported(state, agents, max_actions, path, seed, on_action=None) -> in
         return play(state, agents, max_actions, on_action)
     except RuleError as e:
         raise _rule_failure(e, path, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
-    except _DeadState as e:
-        n, seat = e.args
-        raise _Failure(f"the game is not over after {_plural(n, 'action')}, but P{seat + 1} has no legal action "
-                       f"(game seed {seed})", 1, kind="dead state") from None
+    except DeadState as e:
+        raise _dead_state_failure(e, seed) from None
     except _TooLong as e:
         raise _Failure(f"the game has not ended after {_plural(e.args[0], 'action')} (game seed {seed}); "
                        "see --max-actions", 1) from None
@@ -449,9 +449,7 @@ def play_cmd(file, players, seed, params, humans):
     except RuleError as e:
         raise _rule_failure(e, file, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
     except DeadState as e:
-        count, seat = e.args
-        raise _Failure(f"the game is not over after {_plural(count, 'action')}, but P{seat + 1} has no legal "
-                       f"action (game seed {seed})", 1, kind="dead state") from None
+        raise _dead_state_failure(e, seed) from None
 
 
 @cli.command("simulate")

@@ -97,7 +97,7 @@ class State:
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
 
     __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "vis", "pc", "me", "rng", "done",
-                 "chance_n", "history", "_legal", "inplay", "winners_cache")
+                 "chance_n", "history", "_legal", "inplay")
 
     # ------------------------------------------------------------ basics
     @property
@@ -146,7 +146,6 @@ class State:
         s.history = self.history[:]
         s._legal = self._legal
         s.inplay = self.inplay
-        s.winners_cache = self.winners_cache
         return s
 
     # ------------------------------------------------------------ actions
@@ -331,43 +330,42 @@ class State:
             self.K[c] |= self.vis[inst]
         self._legal = None
 
-    def get_var(self, name: str, player: int | None = None):
-        for vname, _, i in self.m.var_names:
+    def _place_of(self, name: str, player=None, card=None) -> tuple:
+        """(list, index) where a variable, player variable or card variable lives."""
+        m = self.m
+        if card is not None:
+            cid = m.card_ids(card)[0] if isinstance(card, str) else card
+            for vname, _, base in m.cvar_names:
+                if vname == name:
+                    return self.C, base + cid
+            raise ValueError(f"no card var named {name!r}")
+        for vname, _, i in m.var_names:
             if vname == name:
-                return self.V[i]
-        for vname, _, base in self.m.pvar_names:
+                return self.V, i
+        for vname, _, base in m.pvar_names:
             if vname == name:
-                return self.V[base + player]
+                if player is None or not 0 <= player < self.n:
+                    raise ValueError(f"{name!r} belongs to each player: give player=0..{self.n - 1}")
+                return self.V, base + player
         raise ValueError(f"no variable named {name!r}")
+
+    def get_var(self, name: str, player: int | None = None):
+        values, i = self._place_of(name, player)
+        return values[i]
 
     def set_var(self, name: str, value, player: int | None = None) -> None:
-        for vname, _, i in self.m.var_names:
-            if vname == name:
-                self.V[i] = value
-                self._legal = None
-                return
-        for vname, _, base in self.m.pvar_names:
-            if vname == name:
-                self.V[base + player] = value
-                self._legal = None
-                return
-        raise ValueError(f"no variable named {name!r}")
+        values, i = self._place_of(name, player)
+        values[i] = value
+        self._legal = None
 
     def card_var(self, name: str, card) -> object:
-        cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
-        for vname, _, base in self.m.cvar_names:
-            if vname == name:
-                return self.C[base + cid]
-        raise ValueError(f"no card var named {name!r}")
+        values, i = self._place_of(name, card=card)
+        return values[i]
 
     def set_card_var(self, name: str, card, value) -> None:
-        cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
-        for vname, _, base in self.m.cvar_names:
-            if vname == name:
-                self.C[base + cid] = value
-                self._legal = None
-                return
-        raise ValueError(f"no card var named {name!r}")
+        values, i = self._place_of(name, card=card)
+        values[i] = value
+        self._legal = None
 
     def key(self) -> tuple:
         """A hashable summary of the position (not the random generator,
