@@ -175,6 +175,15 @@ class AugSet:
 class SetRandom:
     target: object
     choices: object
+    order: bool = False  # "random order of LIST": a shuffled copy, not one pick
+    span: Span = _span()
+
+
+@node
+class LetRandom:
+    name: str
+    choices: object
+    order: bool = False
     span: Span = _span()
 
 
@@ -238,6 +247,7 @@ class Choose:
 
 @node
 class EndGame:
+    winners: object = None  # "end game with winners E": a player or a list of players
     span: Span = _span()
 
 
@@ -390,6 +400,8 @@ class Var:
     name: str
     type: object
     default: object
+    record: bool = False  # "record player var": part of the game's record
+    doc: str | None = None
     span: Span = _span()
 
 
@@ -414,6 +426,9 @@ class ActionParam:
     name: str
     domain: object
     high: object  # for "r in 2..9": domain is the low bound
+    subsets: bool = False  # "cs in subsets of Z [sized a..b]"
+    min_size: object = None
+    max_size: object = None
     span: Span = _span()
 
 
@@ -450,6 +465,35 @@ class Outcome:
 class Invariant:
     cond: object
     message: str | None
+    always: bool = False  # checked after every step, not only at decision points
+    span: Span = _span()
+
+
+@node
+class Trigger:
+    """``when C enters Z(p) [if cond]:``, ``after every action:`` or
+    ``before every turn:``."""
+    event: str  # "enter" | "action" | "turn"
+    body: tuple
+    card: object = None  # StrLit (a card name) or None
+    var: str | None = None  # the name bound to the entering card
+    zone: str | None = None
+    owner: str | None = None  # the name bound to the zone's player
+    cond: object = None
+    span: Span = _span()
+
+
+@node
+class Achievement:
+    text: str
+    cond: object
+    span: Span = _span()
+
+
+@node
+class Achievements:
+    var: str
+    items: tuple  # of Achievement
     span: Span = _span()
 
 
