@@ -194,12 +194,12 @@ def test_rule_error_at_play_time(tmp_path):
 
 
 def test_keyboard_interrupt_exits_130(monkeypatch):
-    import interpreter.runner as runner
+    import interpreter.cli.common as common  # where the commands load games
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner, "load", interrupted)
+    monkeypatch.setattr(common, "load", interrupted)
     r = invoke(EMU, "--seed", "1")
     assert r.exit_code == 130
     assert "rulerun: interrupted" in r.stderr

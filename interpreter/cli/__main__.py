@@ -1,0 +1,5 @@
+"""``python -m interpreter.cli``: the same as ``rulerun``."""
+
+from . import main
+
+main()

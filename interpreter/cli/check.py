@@ -1,0 +1,83 @@
+"""``rulerun check`` (report the errors and warnings of a rules file) and
+``rulerun params`` (list the parameters and options it declares).
+"""
+
+from __future__ import annotations
+
+import click
+
+import rulelang
+
+from ..compiler import ParamError, compile_game
+from ..runtime import RuleError
+from ..static import check_machine
+from .common import _load_game, _plural, _print_diagnostics, _value_text
+from .group import RULES_FILE, _Failure, _usage_error, cli
+
+
+@cli.command("check")
+@click.argument("file", type=RULES_FILE)
+def check_cmd(file):
+    """Check a rules file: syntax, names, types; then compile it.
+
+    Prints each problem as FILE:LINE:COL with the source line to stderr.
+    Exits 0 and prints 'FILE: ok' if there are no errors (warnings are
+    shown but allowed), 1 if there are errors.
+
+    \b
+    Example:
+      rulerun check games/emu_ranchers.rules
+    """
+    try:
+        checked, diags, text = rulelang.check_file(file)
+    except OSError as e:
+        raise _usage_error(f"cannot read {file}: {e.strerror or e}") from None
+    _print_diagnostics(diags, text)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors or checked is None:
+        raise _Failure(f"{file} has {_plural(max(len(errors), 1), 'error')}", 1)
+    try:
+        compile_game(checked)
+    except RuleError as e:
+        click.echo(f"{e.span if e.span is not None else file}: error: {e.message}", err=True)
+        raise _Failure(f"{file} does not compile", 1) from None
+    except ParamError as e:
+        click.echo(f"{file}: error: {e}", err=True)
+        raise _Failure(f"{file} does not compile", 1) from None
+    warnings = list(diags)
+    try:
+        machine = compile_game(checked)
+    except (RuleError, ParamError):  # pragma: no cover - reported just above
+        machine = None
+    if machine is not None:
+        static = check_machine(machine)
+        _print_diagnostics(static, text)
+        warnings += static
+    click.echo(f"{file}: ok" + (f" ({_plural(len(warnings), 'warning')})" if warnings else ""))
+
+
+@cli.command("params")
+@click.argument("file", type=RULES_FILE)
+def params_cmd(file):
+    """List the parameters and options a rules file declares.
+
+    Shows each one's name, kind (param or option), type, default value and
+    description.  Change them with --set NAME=VALUE when running or
+    simulating.
+
+    \b
+    Example:
+      rulerun params games/emu_ranchers.rules
+    """
+    game = _load_game(file, {})
+    info = game.param_info()
+    if not info:
+        click.echo(f"{game.title} ({file}) declares no parameters")
+        return
+    rows = [("name", "kind", "type", "default", "description")]
+    rows += [(name, kind, str(typ), _value_text(value), doc or "") for name, kind, typ, value, doc in info]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    click.echo(f"{game.title} ({file}): set with --set NAME=VALUE")
+    click.echo("")
+    for r in rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[4])

@@ -1,0 +1,161 @@
+"""Shared work of the ``rulerun`` commands: loading a game and turning its
+failures into :class:`~interpreter.cli.group._Failure`, setting up a state,
+playing a game with bots, the progress line, and small text helpers.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+
+from rulelang.diagnostics import RulesError
+
+from ..agents import RandomAgent
+from ..compiler import ParamError
+from ..game import Game, load
+from ..play import DeadState
+from ..runtime import RuleError
+from .group import DEFAULT_MAX_ACTIONS, _Failure, _TooLong, _usage_error
+
+
+def _print_diagnostics(diags, text) -> None:
+    for d in diags:
+        click.echo(d.render(text), err=True)
+
+
+def _load_game(path: str, params: dict) -> Game:
+    """Load and compile with ``params``, turning every failure into a
+    :class:`_Failure` (bad rules files print their diagnostics first)."""
+    try:
+        if "path" in params or "explicit_chance" in params:
+            # these names would collide with load()'s own arguments
+            return load(path).with_params(**params)
+        return load(path, **params)
+    except RulesError as e:
+        click.echo(e.render(), err=True)
+        raise _Failure(f"{path} has {_plural(len(e.diagnostics), 'error')}", 1) from None
+    except ParamError as e:
+        raise _usage_error(str(e)) from None
+    except RuleError as e:
+        raise _rule_failure(e, path) from None
+    except OSError as e:
+        raise _usage_error(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def _dead_state_failure(e, seed: int) -> _Failure:
+    count, seat = e.args
+    return _Failure(f"the game is not over after {_plural(count, 'action')}, but P{seat + 1} has no legal "
+                    f"action (game seed {seed})", 1, kind="dead state")
+
+
+def _rule_failure(e: RuleError, path: str, where: str = "") -> _Failure:
+    span = e.span if e.span is not None else path
+    return _Failure(f"{span}: {e.message}{where}", 1, kind="rule error")
+
+
+def _num_players(game: Game, players: int | None) -> int:
+    n = game.min_players if players is None else players
+    lo, hi = game.min_players, game.max_players
+    if not lo <= n <= hi:
+        allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise _usage_error(f"{game.title} is for {allowed} players, not {n}")
+    return n
+
+
+def _new_state(game: Game, seed: int, players: int, path: str):
+    try:
+        return game.new_state(seed, players)
+    except ValueError as e:  # a player count the game does not allow
+        raise _usage_error(str(e)) from None
+    except RuleError as e:
+        raise _rule_failure(e, path, f" (before the first decision, game seed {seed})") from None
+
+
+def _seed(seed: int | None) -> int:
+    return random.SystemRandom().randrange(1 << 31) if seed is None else seed
+
+
+def make_agents(game_seed: int, players: int) -> list:
+    """One bot per seat, each with its own RNG seeded from the game seed and
+    the seat, so a game replays exactly from its seed."""
+    return [RandomAgent(f"{game_seed}:{seat}") for seat in range(players)]
+
+
+def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, chance_rng=None) -> int:
+    """Play ``state`` to the end with ``agents`` (one per seat); returns the
+    number of actions.  ``on_action(number, seat, text)`` is called before
+    each action is applied.  Chance nodes only occur in games loaded with
+    ``explicit_chance=True``; ``chance_rng`` (a ``random.Random``) then
+    resolves them uniformly, and they are not counted as actions."""
+    n = 0
+    while not state.is_terminal:
+        if state.is_chance_node:
+            if chance_rng is None:
+                raise ValueError("a chance node, and no chance_rng to resolve it")
+            outcomes = state.chance_outcomes()
+            state.apply(outcomes[chance_rng.randrange(len(outcomes))][0])
+            continue
+        if n >= max_actions:
+            raise _TooLong(n)
+        seat = state.current_player
+        legal = state.legal_actions()
+        if not legal:
+            raise DeadState(n, seat)
+        agent = agents[seat]
+        obs = state.observation(seat) if getattr(agent, "needs_observation", True) else None
+        action = agent.choose(legal, obs)
+        n += 1
+        if on_action is not None:
+            on_action(n, seat, state.action_text(action))
+        state.apply(action)
+    return n
+
+
+def _play_reported(state, agents, max_actions, path, seed, on_action=None) -> int:
+    """:func:`play`, with its failures turned into :class:`_Failure`."""
+    try:
+        return play(state, agents, max_actions, on_action)
+    except RuleError as e:
+        raise _rule_failure(e, path, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
+    except DeadState as e:
+        raise _dead_state_failure(e, seed) from None
+    except _TooLong as e:
+        raise _Failure(f"the game has not ended after {_plural(e.args[0], 'action')} (game seed {seed}); "
+                       "see --max-actions", 1) from None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _value_text(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _params_text(params: dict) -> str:
+    return " ".join(f"{k}={_value_text(v)}" for k, v in params.items()) or "(none)"
+
+
+def _seats(values, fmt="{}") -> str:
+    return ", ".join(f"P{i + 1} " + fmt.format(v) for i, v in enumerate(values))
+
+
+def _progress(what, silent, unit="games"):
+    """A live line on stderr while a long job runs (only on a terminal)."""
+    if silent or not sys.stderr.isatty():
+        return None, lambda: None
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
+
+    live = Live(Text(f"{what}..."), console=Console(stderr=True), transient=True, refresh_per_second=4)
+    live.start()
+
+    def update(count, actions):
+        extra = f", {actions} actions" if actions else ""
+        live.update(Text(f"{what}: {count} {unit}{extra}"))
+    return update, live.stop

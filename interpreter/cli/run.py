@@ -1,0 +1,118 @@
+"""``rulerun run`` (one game between random bots, printed) and ``rulerun
+play`` (people at the terminal against bots; the session itself is
+:mod:`interpreter.play`).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..play import DeadState, Session
+from ..runtime import RuleError
+from .common import (_dead_state_failure, _load_game, _new_state, _num_players, _params_text,
+                     _play_reported, _plural, _rule_failure, _seats, _seed, make_agents)
+from .group import RULES_FILE, _usage_error, cli, game_options, max_actions_option
+
+
+@cli.command("run")
+@click.argument("file", type=RULES_FILE)
+@game_options
+@click.option("--quiet", "-q", is_flag=True, help="Do not print each action; only the header and the result.")
+@max_actions_option
+def run_cmd(file, players, seed, params, quiet, max_actions):
+    """Play one whole game with random bots and print it.
+
+    Each seat is played by its own random bot, seeded from the game seed and
+    the seat, so the same seed replays the same game.  Shuffles and other
+    chance events are resolved by the game's own seeded generator: the log
+    shows only the players' decisions, one line each.  At the end it prints
+    the scores and the winner(s); a tie on everything is a shared win.
+
+    'rulerun FILE ...' is short for 'rulerun run FILE ...'.
+
+    \b
+    Examples:
+      rulerun games/emu_ranchers.rules --seed 7
+      rulerun games/emu_ranchers.rules --seed 7 --set pawns=true --quiet
+    """
+    game = _load_game(file, params)
+    n = _num_players(game, players)
+    seed = _seed(seed)
+    state = _new_state(game, seed, n, file)
+    click.echo(f"{game.title} ({file})")
+    click.echo(f"players: {n}  seed: {seed}")
+    click.echo(f"params: {_params_text(game.params)}")
+    click.echo("")
+
+    def log(number, seat, text):
+        click.echo(f"{number:4d}  P{seat + 1}: {text}")
+
+    count = _play_reported(state, make_agents(seed, n), max_actions, file, seed, None if quiet else log)
+    if not quiet:
+        click.echo("")
+    click.echo(f"game over after {_plural(count, 'action')}")
+    click.echo(f"scores: {_seats(state.scores())}")
+    winners = state.winners()
+    if not winners:
+        click.echo("no winner")
+    elif len(winners) == 1:
+        click.echo(f"winner: P{winners[0] + 1}")
+    else:
+        click.echo("winners: " + ", ".join(f"P{w + 1}" for w in winners) + " (shared win)")
+
+
+@cli.command("play")
+@click.argument("file", type=RULES_FILE)
+@game_options
+@click.option("--human", "humans", type=click.IntRange(min=1), multiple=True, metavar="SEAT",
+              help="A seat (1-based) played by a person at the terminal (repeatable; default: 1).")
+def play_cmd(file, players, seed, params, humans):
+    """Play a game yourself: people at the terminal against random bots.
+
+    The seats given with --human are played by people, the others by random
+    bots (seeded as in 'run').  On your turn you see only what your seat may
+    see: your cards, the others' visible cards, how many cards lie face down,
+    the variables; then your legal actions, numbered.  Answer with a number
+    or the text of an action (any case; its start is enough when only one
+    action begins that way).  Commands: help, show, log, quit.
+
+    With several people at one terminal the screen is cleared and a "pass
+    to player N" gate shown between different people's turns.
+
+    A random game seed is printed only when the game is over (knowing it
+    would let a player replay the shuffles).
+
+    Exit codes: 0 at the end of the game, on quit or at the end of input;
+    1 a rule error or a dead state; 2 bad input; 130 on Ctrl-C.
+
+    \b
+    Examples:
+      rulerun play games/emu_ranchers.rules
+      rulerun play games/fox_in_the_henhouse.rules --players 3 --human 2
+      rulerun play games/fox_in_the_henhouse.rules --players 4 --human 1 --human 3
+    """
+    game = _load_game(file, params)
+    n = _num_players(game, players)
+    seats = sorted(set(humans or (1,)))
+    for s in seats:
+        if s > n:
+            raise _usage_error(f"--human {s}: there is no seat {s} in a {n}-player game "
+                               f"(seats are 1 to {n})")
+    given = seed is not None
+    seed = _seed(seed)
+    state = _new_state(game, seed, n, file)
+    human = [s - 1 for s in seats]
+    bots = [p for p in range(n) if p not in human]
+    click.echo(f"{game.title} ({file})")
+    click.echo(f"players: {n}  you: {', '.join(f'P{p + 1}' for p in human)}  "
+               f"bots: {', '.join(f'P{p + 1}' for p in bots) or 'none'}"
+               + (f"  seed: {seed}" if given else ""))
+    click.echo(f"params: {_params_text(game.params)}")
+    click.echo("Type help at the prompt for how to answer.")
+    session = Session(state, human, make_agents(seed, n), title=game.title, seed=seed)
+    try:
+        return session.run()
+    except RuleError as e:
+        raise _rule_failure(e, file, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
+    except DeadState as e:
+        raise _dead_state_failure(e, seed) from None

@@ -1,0 +1,217 @@
+"""The search commands: ``rulerun fuzz`` (look for dead states, endless games,
+broken invariants and rule errors), ``rulerun replay`` (re-run a saved
+finding) and ``rulerun explore`` (walk every position of a small game).
+Their engines, :mod:`interpreter.fuzz` and :mod:`interpreter.explore`, are
+imported inside the commands to keep ``rulerun --help`` fast.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..runtime import RuleError
+from .common import _load_game, _new_state, _num_players, _params_text, _plural, _progress, _rule_failure
+from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
+
+
+@cli.command("fuzz")
+@click.argument("file", type=RULES_FILE)
+@click.option("--players", "-p", default="all", show_default=True,
+              help="A player count, or 'all' for every count the game allows.")
+@click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games per search (each kind of finding gets its own search).")
+@click.option("--max-actions", type=click.IntRange(min=1), default=5000, show_default=True,
+              help="A game longer than this is reported as endless.")
+@click.option("--vary", multiple=True, metavar="PARAM",
+              help="Draw this parameter within its declared range (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
+              help="Fix a game parameter or option (repeatable).")
+@click.option("--no-cycles", is_flag=True, help="Do not look for repeated positions (faster).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: the whole report.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Write a replay file for each finding into this folder.")
+def fuzz_cmd(file, players, examples, max_actions, vary, seed, params, no_cycles, as_json, out):
+    """Search for dead states, endless games, broken invariants and rule errors.
+
+    Plays many games with choices drawn by Hypothesis, checks every step,
+    shrinks each finding to a short list of actions, and reports what in
+    the rules never ran.  Exits 0 with no finding, 1 with findings.
+
+    \b
+    Examples:
+      rulerun fuzz games/fox_in_the_henhouse.rules --examples 300
+      rulerun fuzz games/emu_ranchers.rules --vary excuse --vary pawns --out findings/
+      rulerun replay findings/emu_ranchers-dead_state-2p-17.json
+    """
+    from ..fuzz import fuzz, save_replay
+
+    game = _load_game(file, params)  # reports bad files and parameters first
+    if players != "all":
+        try:
+            players = int(players)
+        except ValueError:
+            raise _usage_error(f"--players takes a number or 'all', not {players!r}") from None
+        _num_players(game, players)
+    progress, stop = _progress("fuzzing", as_json)
+    try:
+        report = fuzz(file, players=players, examples=examples, max_actions=max_actions, vary=vary,
+                      seed=seed, params=params, progress=progress, check_cycles=not no_cycles)
+    except ValueError as e:
+        raise _usage_error(str(e)) from None
+    except RuleError as e:
+        raise _rule_failure(e, file) from None
+    finally:
+        stop()
+    replays = [str(save_replay(f, file, out)) for f in report.findings] if out else []
+    if as_json:
+        d = report.to_dict()
+        d["replays"] = replays
+        click.echo(json.dumps(d))
+    else:
+        click.echo(f"{game.title} ({file}): {report.games} games, {report.actions} actions in "
+                   f"{report.seconds:.1f} s ({report.actions_per_s:.0f} actions/s)")
+        if not report.findings:
+            click.echo("no finding")
+        for i, f in enumerate(report.findings):
+            click.echo("")
+            click.echo(f"finding {i + 1}: {f.kind}: {f.message}")
+            if f.where:
+                click.echo(f"  at {f.where}")
+            click.echo(f"  players {f.players}, seed {f.seed}" + (f", {_params_text(f.params)}" if f.params else ""))
+            for k, text in enumerate(f.actions, 1):
+                mark = "  <- the position repeats from here" if f.loop_from is not None and k == f.loop_from + 1 else ""
+                click.echo(f"  {k:4}  {text}{mark}")
+            if replays:
+                click.echo(f"  replay: rulerun replay {replays[i]}")
+        if report.unused:
+            click.echo("")
+            click.echo("never happened in these games (dead rules, or rules that need other parameters):")
+            for u in report.unused:
+                click.echo(f"  {u}")
+    if report.findings:
+        raise _Failure(f"{_plural(len(report.findings), 'finding')}", 1, quiet=True)
+
+
+@cli.command("replay")
+@click.argument("replay_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--rules", type=RULES_FILE, default=None,
+              help="The rules file (default: the one the replay names).")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print each action.")
+def replay_cmd(replay_file, rules, quiet):
+    """Re-run a finding saved by 'rulerun fuzz --out' and show the state at it.
+
+    Exits 1 if the finding happens again, 0 if it does not (fixed rules).
+
+    \b
+    Example:
+      rulerun replay findings/emu_ranchers-dead_state-2p-17.json
+    """
+    from pathlib import Path
+
+    from ..fuzz import ReplayError, load_replay
+
+    try:
+        rules_file, f = load_replay(replay_file)
+    except ReplayError as e:
+        raise _usage_error(str(e)) from None
+    if rules is None:
+        candidates = [Path(rules_file), Path(replay_file).parent / rules_file]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is None:
+            raise _usage_error(f"cannot find the rules file {rules_file!r}; give it with --rules FILE")
+        rules = str(found)
+    game = _load_game(rules, {k: str(v) for k, v in f.params.items()})
+    state = _new_state(game, f.seed, _num_players(game, f.players), rules)
+    click.echo(f"{game.title} ({rules}): replaying {f.kind}, players {f.players}, seed {f.seed}")
+    seen = {state.key(): 0}
+    again = None
+    for k, text in enumerate(f.actions, 1):
+        who = "chance" if state.current_player < 0 else f"P{state.current_player + 1}"
+        if not quiet:
+            click.echo(f"  {k:4}  {who}: {text}")
+        legal = {state.action_text(a): a for a in state.legal_actions()}
+        if text not in legal:
+            raise _Failure(f"the replay does not fit these rules: action {k}, {text!r}, is not legal here", 1)
+        try:
+            state.apply(legal[text])
+        except RuleError as e:
+            again = ("rule_error", f"{e.span}: {e.message}" if e.span else e.message)
+            break
+        key = state.key()
+        if key in seen and again is None:
+            again = ("cycle", f"the position after action {seen[key]} came back after action {k}")
+        seen.setdefault(key, k)
+    click.echo("")
+    click.echo("the state at the finding (every card, hidden or not):")
+    for line in state.debug_text().splitlines():
+        click.echo(f"  {line}")
+    if again is None:
+        broken = state.m.broken_invariants(state)
+        if broken:
+            message, span = broken[0]
+            again = ("invariant", f"{span}: {message}" if span else message)
+        elif not state.is_terminal:
+            try:
+                if not state.legal_actions():
+                    again = ("dead_state", f"player {state.current_player + 1} is to move but has no legal action")
+            except RuleError as e:
+                again = ("rule_error", f"{e.span}: {e.message}" if e.span else e.message)
+        if again is None and f.kind == "endless" and not state.is_terminal:
+            again = ("endless", f"after {len(f.actions)} actions the game has not ended")
+    click.echo("")
+    if again is None:
+        click.echo(f"not reproduced: the recorded {f.kind} does not happen with these rules")
+        return
+    click.echo(f"reproduced: {again[0]}: {again[1]}")
+    raise _Failure("the finding happens again", 1, quiet=True)
+
+
+@cli.command("explore")
+@click.argument("file", type=RULES_FILE)
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest).")
+@click.option("--max-states", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Stop after this many distinct positions.")
+@click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
+              help="Set a game parameter (e.g. one that makes the deck smaller).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def explore_cmd(file, players, max_states, params, as_json):
+    """Walk every reachable position of a small game, chance included.
+
+    Within the bound this proves there is no dead state, or shows the
+    shortest way into one.  Exits 1 if a dead state or a rule error is
+    found, else 0.
+
+    \b
+    Example:
+      rulerun explore games/fox_in_the_henhouse.rules --players 2 --set seasons=1 --set days=1
+    """
+    from ..explore import explore
+
+    game = _load_game(file, params)
+    n = _num_players(game, players)
+    progress, stop = _progress("exploring", as_json, unit="positions")
+    try:
+        r = explore(file, n, max_states, params, progress=progress and (lambda k: progress(k, 0)))
+    finally:
+        stop()
+    if as_json:
+        click.echo(json.dumps(r.to_dict()))
+    else:
+        click.echo(f"{game.title} ({file}), {n} players: {r.states} positions ({r.terminal} final), "
+                   f"{r.edges} moves, depth {r.depth}, in {r.seconds:.1f} s ({r.states_per_s:.0f} positions/s)")
+        for path in r.dead_states:
+            click.echo("dead state after: " + (" / ".join(path) or "the start"))
+        for message, where, path in r.rule_errors:
+            click.echo(f"rule error{' at ' + where if where else ''}: {message}")
+            click.echo("  after: " + (" / ".join(path) or "the start"))
+        if not r.dead_states and not r.rule_errors:
+            if r.complete:
+                click.echo(f"proved: none of the {r.states} reachable positions is a dead state")
+            else:
+                click.echo(f"no dead state among the first {r.states} positions (the bound was reached; "
+                           "raise --max-states or make the game smaller with --set)")
+    if r.dead_states or r.rule_errors:
+        raise _Failure("dead states or rule errors found", 1, quiet=True)
