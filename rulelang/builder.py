@@ -139,7 +139,16 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def var_decl(self, meta, c):
-        return A.Var(" ".join(str(c[0]).split()), str(c[1]), c[2], c[3], span=self._tspan(c[1]))
+        return self._var(c, False)
+
+    @v_args(meta=True)
+    def record_var_decl(self, meta, c):
+        return self._var(c, True)
+
+    def _var(self, c, record):
+        doc = _strip(c[4]) if c[4] is not None else None
+        return A.Var(" ".join(str(c[0]).split()), str(c[1]), c[2], c[3], record=record, doc=doc,
+                     span=self._tspan(c[1]))
 
     @v_args(meta=True)
     def type_name(self, meta, c):
@@ -197,8 +206,46 @@ class _Builder(Transformer):
         return A.ActionParam(str(c[0]), c[1], c[2], span=self._tspan(c[0]))
 
     @v_args(meta=True)
+    def param_subsets(self, meta, c):
+        return A.ActionParam(str(c[0]), c[1], None, subsets=True, min_size=c[2], max_size=c[3],
+                             span=self._tspan(c[0]))
+
+    @v_args(meta=True)
     def invariant_decl(self, meta, c):
         return A.Invariant(c[0], _strip(c[1]) if c[1] is not None else None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def always_invariant_decl(self, meta, c):
+        return A.Invariant(c[0], _strip(c[1]) if c[1] is not None else None, always=True,
+                           span=self._span(meta))
+
+    @v_args(meta=True)
+    def when_enter(self, meta, c):
+        what, _enters, zone, owner, cond, body = c
+        card = var = None
+        if what.type == "STRING":
+            card = A.StrLit(_strip(what), span=self._tspan(what))
+        else:
+            var = str(what)
+        return A.Trigger("enter", body, card=card, var=var, zone=str(zone),
+                         owner=str(owner) if owner is not None else None, cond=cond,
+                         span=self._span(meta))
+
+    @v_args(meta=True)
+    def after_action(self, meta, c):
+        return A.Trigger("action", c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def before_turn(self, meta, c):
+        return A.Trigger("turn", c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def achievements_decl(self, meta, c):
+        return A.Achievements(str(c[0]), tuple(c[1:]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def achievement_line(self, meta, c):
+        return A.Achievement(_strip(c[0]), c[1], span=self._span(meta))
 
     @v_args(meta=True)
     def setup_decl(self, meta, c):
@@ -254,6 +301,18 @@ class _Builder(Transformer):
         return A.SetRandom(c[0], c[1], span=self._span(meta))
 
     @v_args(meta=True)
+    def random_order_stmt(self, meta, c):
+        return A.SetRandom(c[0], c[1], order=True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def let_random_stmt(self, meta, c):
+        return A.LetRandom(str(c[0]), c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def let_random_order_stmt(self, meta, c):
+        return A.LetRandom(str(c[0]), c[1], order=True, span=self._span(meta))
+
+    @v_args(meta=True)
     def require_stmt(self, meta, c):
         return A.Require(c[0], span=self._span(meta))
 
@@ -298,6 +357,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def end_stmt(self, meta, c):
         return A.EndGame(span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_with_stmt(self, meta, c):
+        return A.EndGame(c[1], span=self._span(meta))
 
     @v_args(meta=True)
     def pass_stmt(self, meta, c):
