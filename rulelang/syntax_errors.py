@@ -8,6 +8,8 @@ terminals; this module does not load the grammar itself.
 
 from __future__ import annotations
 
+import re
+
 import functools
 
 from lark import Lark
@@ -95,11 +97,24 @@ def _syntax_diagnostic(file: str, text: str, err: Exception, lark: Lark) -> Diag
             # the token borrows the start of the newline before it: point at the indented line
             msg, code = "unexpected indentation", "RL002"
             span = Span(file, tok.end_line, tok.end_column, tok.end_line, tok.end_column + 1)
-        if expected:
+        if code == "RL001" and _after_random(lines, tok):
+            msg += ("; `random` may only start the value of a `let` or a `set` "
+                    "(`let x = random LIST`, `set x = random order of LIST`), not stand inside an expression")
+        elif expected:
             msg += f"; expected {expected}"
         return Diagnostic(code, msg, span)
     span = Span(file, 1, 1, 1, 2)
     return Diagnostic("RL001", f"syntax error: {err}", span)
+
+
+def _after_random(lines, tok) -> bool:
+    """Does the unexpected token come right after the word ``random``?"""
+    if not tok.line or tok.line < 1 or tok.line > len(lines):
+        return False
+    before = lines[tok.line - 1][: max(0, tok.column - 1)]
+    if re.search(r"\brandom\b", before) is None:
+        return False
+    return re.match(r"\s*(let|set)\b[^=]*=\s*random\b", before) is None
 
 
 def _dedent_line(text: str, err) -> int:
