@@ -252,12 +252,12 @@ class _Fuzzer:
             p = checked.params[name]
             if p.low is None:
                 raise ValueError(f'--vary {name}: the parameter declares no range to draw from')
-            from .compiler import Compiler, _is_const
-            comp = Compiler(checked, game.params)
-            lo, hi = comp._expr(p.low), comp._expr(p.high)
-            if not (_is_const(lo) and _is_const(hi)):
+            from .compiler.expressions import NOT_CONST, Expressions
+            exprs = Expressions(checked, game.params, layout=None)
+            lo, hi = exprs.constant(p.low), exprs.constant(p.high)
+            if lo is NOT_CONST or hi is NOT_CONST:
                 raise ValueError(f'--vary {name}: its range must be plain numbers')
-            out.append((name, st.integers(lo.const, hi.const)))
+            out.append((name, st.integers(lo, hi)))
         return out
 
     def record(self, state, a):

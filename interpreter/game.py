@@ -70,8 +70,9 @@ class Game:
         return self.machine_for(num_players).new_state(seed, num_players)
 
     def generated_source(self) -> str:
-        """The Python source generated for this game's expressions and
-        action searches (for debugging; see :mod:`interpreter.codegen`)."""
+        """The Python source generated for this game's expressions, action
+        searches and fused blocks (for debugging; see
+        :mod:`interpreter.compiler.source`)."""
         return "\n".join(self.machine.generated_sources)
 
     def evaluate(self, state: State, text: str):
@@ -81,7 +82,7 @@ class Game:
         from rulelang.checker import check_expression
         from rulelang.parser import parse_expression
 
-        from .compiler import Compiler
+        from .compiler import expression_function
 
         e, diags = parse_expression(text)
         if e is None:
@@ -89,15 +90,8 @@ class Game:
         t, diags = check_expression(self.checked, e)
         if [d for d in diags if d.severity == "error"]:
             raise RulesError(diags, text)
-        comp = Compiler(self.checked, self.machine.params)
-        comp.m = self.machine  # read its tables; the code list is not touched
-        comp.var_index = {name: i for name, _, i in self.machine.var_names}
-        comp.pvar_base = {name: base for name, _, base in self.machine.pvar_names}
-        comp.cvar_base = {name: base for name, _, base in self.machine.cvar_names}
-        saved_nslots = self.machine.nslots
-        f = comp.expr(e)
+        f = expression_function(self.checked, self.machine, e)
         need = max(self.checked.nslots + 1, self.machine.nslots)
-        self.machine.nslots = saved_nslots
         if len(state.L) < need:
             state.L.extend([0] * (need - len(state.L)))
         value = f(state)

@@ -1,6 +1,6 @@
 """The compiled machine: code, tables and closures for one rules file.
 
-Built by :mod:`interpreter.compiler`; read by :class:`interpreter.runtime.State`.
+Built by :mod:`interpreter.compiler` (a package); read by :class:`interpreter.runtime.State`.
 Nothing here knows the rules language's syntax.
 """
 

@@ -125,3 +125,50 @@ def test_sampled_and_explicit_shuffles_are_uniform_in_the_same_way():
         counts[top] = counts.get(top, 0) + 1
     assert len(counts) > 30  # most of the 36 cards show up
     assert max(counts.values()) < 60  # no card far above 600/36 ~ 17
+
+
+ONE_WAY = r'''
+game "y"
+players 2
+card attributes: n: int
+cards:
+  "A"  1
+  "C"  3 *3
+zone pile: pile, hidden
+zone hand: pile, per player, owner
+zone rows: stacks, per player, public
+player var score: int = 0
+action keep(c in hand(me)) "keep {c}":
+  require "C" in hand(me) or c.n > 1
+  set score(me) += c.n
+  move c to pile
+action put(c in hand(me)) "put {c}":
+  require "A" not in pile
+  move c to new stack in rows(me)
+play:
+  shuffle pile
+  for p in players:
+    deal 2 from pile to hand(p)
+  for p in players:
+    turn p:
+      if can(keep, put):
+        choose keep, put
+outcome(p):
+  score score(p) + sum(size(stack_of(top(s))) for s in rows(p))
+'''
+
+
+def test_every_expression_is_generated_source(tmp_path):
+    # can(), stack_of() and a card name with copies tested for membership are
+    # generated like every other expression: by a helper called by a generated name.
+    path = tmp_path / "one_way.rules"
+    path.write_text(ONE_WAY)
+    game = load(path)
+    src = game.generated_source()
+    assert "_can(st, " in src and "_stack_of(st, " in src and "any(" in src
+    state = game.new_state(2)
+    assert game.evaluate(state, "can(keep, put)") is True
+    assert game.evaluate(state, '"C" in all_cards()') is True
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    assert state.returns()

@@ -1,0 +1,129 @@
+"""Actions: planning the search for legal parameter values.
+
+Action enumeration pushes each ``require`` (and ``let``) down to the first
+parameter level at which everything it reads is bound, so a condition on
+the card alone is tested once per card, not once per (stack, card) pair; a
+require on one parameter alone filters that parameter's domain once; calls
+that depend only on outer parameters are computed once per outer value
+(hoisted), and a user function called once is inlined so that the parts of
+its body that depend only on outer parameters can be hoisted too.  The plan
+is then written as nested loops by :mod:`.searches`.
+"""
+
+from __future__ import annotations
+
+from rulelang import ast as A
+
+from ..machine import ActionDef, Machine
+from .expressions import Expressions, is_const
+from .searches import enumerator
+from .tree import children, preamble, slots_read, walk
+
+# Builtins cheaper to compute again than to keep: never hoisted.
+CHEAP_BUILTINS = frozenset({"size", "empty", "top", "bottom", "sign", "abs", "next", "previous"})
+
+
+class ActionCompiler:
+    def __init__(self, exprs: Expressions, m: Machine, has_copies: bool):
+        self.exprs = exprs
+        self.g = exprs.g
+        self.m = m
+        self.has_copies = has_copies
+        self.called = {}  # user function name -> calls in the preamble being planned (-1: inlined)
+
+    def compile_action(self, a: A.Action) -> ActionDef:
+        """Plan the search for an action's legal parameter values, then generate the loops."""
+        g = self.g
+        params = list(g.action_slots[a.name])
+        level_of_slot = {slot: i + 1 for i, (slot, _, _) in enumerate(params)}
+        pre = preamble(a)
+        k = len(params)
+        levels = [[] for _ in range(k + 1)]
+        prefilters = [[] for _ in range(k)]
+        lets = []
+        inlines = {}  # id(call) -> [(function parameter slot, argument)]
+        self.called = {}
+        for item in pre:
+            for x in walk(item.cond if isinstance(item, A.Require) else item.expr):
+                if isinstance(x, A.Call) and g.res.get(id(x), ("",))[0] == "func":
+                    self.called[x.func] = self.called.get(x.func, 0) + 1
+        for item in pre:
+            if isinstance(item, A.Let):
+                level = self.level(item.expr, level_of_slot)
+                slot = g.res[id(item)]
+                level_of_slot[slot] = level
+                levels[level].append(("let", slot, item.expr))
+                lets.append((slot, self.exprs.fn(item.expr)))
+                continue
+            level = self.level(item.cond, level_of_slot)
+            if level > 0 and self.only_slot(item.cond, params[level - 1][0]) \
+                    and self.free_level(a.params[level - 1].domain, level_of_slot) == 0 \
+                    and a.params[level - 1].high is None:
+                prefilters[level - 1].append(item.cond)
+                continue
+            if self.exprs.is_static(item.cond):
+                f = self.exprs.fn(item.cond)
+                if is_const(f) and not f.const:
+                    self.m.never_actions.append((a.name, item.span))
+            self.hoist_nodes(item.cond, level, level_of_slot, levels, inlines)
+            levels[level].append(("req", None, item.cond))
+        plan = ([(slot, p.domain, p.high) for (slot, _, _), p in zip(params, a.params)], levels, prefilters,
+                inlines)
+        enum = enumerator(self.exprs, self.has_copies, plan)
+        return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span)
+
+    def hoist_nodes(self, e, level, level_of_slot, levels, inlines):
+        """Mark calls inside a require that depend only on outer parameters;
+        inline a user function called once in the action, so that the parts
+        of its body that depend only on outer parameters are marked too."""
+        if level == 0:
+            return
+        g = self.g
+        if isinstance(e, (A.CallGen, A.ListComp)) or (
+                isinstance(e, A.Call) and g.res.get(id(e), ("",))[0] in ("func", "builtin")
+                and e.func not in ("can", "all_cards")):
+            lv = self.free_level(e, level_of_slot)
+            cheap = isinstance(e, A.Call) and e.func in CHEAP_BUILTINS \
+                and g.res.get(id(e), ("",))[0] == "builtin"
+            if lv is not None and lv < level and not cheap:
+                levels[lv].append(("hoist", None, e))
+                return
+            if self.inlinable(e):
+                pairs = list(zip([s for s, _ in g.func_slots[e.func][0]], e.args))
+                for s, arg in pairs:  # the function's parameters stand where their arguments are bound
+                    level_of_slot[s] = self.level(arg, level_of_slot)
+                inlines[id(e)] = pairs
+                self.called[e.func] = -1  # once only
+                self.hoist_nodes(g.functions[e.func].body, level, level_of_slot, levels, inlines)
+                return
+        for child in children(e):
+            self.hoist_nodes(child, level, level_of_slot, levels, inlines)
+
+    def inlinable(self, e) -> bool:
+        """A call to a user function that the action calls once, with no
+        lets, whose arguments are cheap to repeat (names, literals, x.attr)."""
+        if self.g.res.get(id(e), ("",))[0] != "func" or self.called.get(e.func, 0) != 1:
+            return False
+        if self.g.functions[e.func].lets:
+            return False
+        return all(isinstance(x, (A.Name, A.IntLit, A.BoolLit, A.StrLit))
+                   or (isinstance(x, A.Attr) and isinstance(x.obj, A.Name)) for x in e.args)
+
+    def free_level(self, e, level_of_slot):
+        """The loop level at which everything ``e`` reads is bound, or None
+        if it reads a slot that is not a parameter or let of the action."""
+        lv = 0
+        for s in slots_read(self.g, e):
+            if s not in level_of_slot:
+                return None
+            lv = max(lv, level_of_slot[s])
+        return lv
+
+    def only_slot(self, e, slot) -> bool:
+        """Does ``e`` read no local slot but ``slot``?"""
+        return slots_read(self.g, e) == {slot}
+
+    def level(self, e, level_of_slot) -> int:
+        """The loop level at which everything ``e`` reads is bound (slots that
+        are not parameters or lets of the action count as level 0)."""
+        return max([level_of_slot.get(s, 0) for s in slots_read(self.g, e)], default=0)

@@ -1,0 +1,53 @@
+"""Chance steps of the flow (RANDOM opcodes): a uniform pick and a shuffle.
+
+Each one tells the VM how many outcomes it has now (``count``), what to do
+when there are none (``skip``) and how to apply outcome ``j`` (``resolve``).
+"""
+
+from __future__ import annotations
+
+from ..runtime import RuleError
+
+
+class RandomPick:
+    """A uniform random pick among a collection, assigned by a setter."""
+
+    __slots__ = ("items", "setter")
+
+    def __init__(self, items, setter):
+        self.items = items
+        self.setter = setter
+
+    def count(self, st):
+        return len(self.items(st))
+
+    def skip(self, st, pc):
+        raise RuleError("random pick from an empty collection")
+
+    def resolve(self, st, j, pc):
+        self.setter(st, list(self.items(st))[j])
+        return pc + 1
+
+
+class Shuffle:
+    """Fisher-Yates, one uniform chance event per position."""
+
+    __slots__ = ("zone", "slot")
+
+    def __init__(self, zone, slot):
+        self.zone = zone
+        self.slot = slot  # remaining positions, set by the EXEC before
+
+    def count(self, st):
+        k = st.L[self.slot]
+        return k if k > 1 else 0
+
+    def skip(self, st, pc):
+        return pc + 1
+
+    def resolve(self, st, j, pc):
+        k = st.L[self.slot]
+        pile = st.Z[self.zone(st)]
+        pile[k - 1], pile[j] = pile[j], pile[k - 1]
+        st.L[self.slot] = k - 1
+        return pc if k - 1 > 1 else pc + 1

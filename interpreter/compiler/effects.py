@@ -1,0 +1,161 @@
+"""Statements that move or show cards: move, swap, reveal, deal.
+
+Each becomes one closure ``f(state)`` (an EXEC step of the flow), built from
+the expression functions of ``exprs``.  Every card that lands in a zone
+becomes known to whoever sees that zone.
+"""
+
+from __future__ import annotations
+
+from ..machine import Machine
+from ..runtime import STACK_MASK, STACK_SHIFT, RuleError, take_card
+from .expressions import Expressions
+
+
+def move(s, exprs: Expressions, m: Machine):
+    wt = exprs.t(s.what)
+    what = exprs.fn(s.what)
+    dt = exprs.t(s.dest)
+    dest = exprs.fn(s.dest)
+    where = s.where
+    stride = m.stride
+    stack_zone = {z.index * stride + p for z in m.zones if z.kind == "stacks" for p in range(stride)}
+
+    def take(st, c):
+        take_card(st, c, stack_zone)
+
+    def put_all(st, cards):
+        d = dest(st)
+        if where == "new_stack":
+            st.Z[d].append(list(cards))
+            K, seen = st.K, st.vis[d]
+            for c in cards:
+                st.loc[c] = d
+                K[c] |= seen
+            return
+        if dt == "stack":
+            inst = d >> STACK_SHIFT
+            pile = st.Z[inst][d & STACK_MASK]
+        else:
+            inst = d
+            pile = st.Z[d]
+        if where == "top":
+            pile.extend(cards)
+        else:
+            pile[0:0] = cards
+        K, seen = st.K, st.vis[inst]
+        for c in cards:
+            st.loc[c] = inst
+            K[c] |= seen
+
+    if wt == "card":
+        def move_card(st):
+            c = what(st)
+            take(st, c)
+            put_all(st, (c,))
+        # fast path: one card to the top of a pile
+        if where == "top" and dt == "pile":
+            def move_card_fast(st):
+                c = what(st)
+                take(st, c)
+                d = dest(st)
+                st.Z[d].append(c)
+                st.loc[c] = d
+                st.K[c] |= st.vis[d]
+            return move_card_fast
+        return move_card
+
+    if wt == "stack":
+        def move_stack(st):
+            v = what(st)
+            inst = v >> STACK_SHIFT
+            cards = st.Z[inst].pop(v & STACK_MASK)
+            put_all(st, cards)
+        return move_stack
+    if wt == "stacks":
+        def move_stacks(st):
+            inst = what(st)
+            cards = [c for stck in st.Z[inst] for c in stck]
+            st.Z[inst] = []
+            put_all(st, cards)
+        return move_stacks
+    if wt == "pile":
+        def move_pile(st):
+            inst = what(st)
+            cards = st.Z[inst]
+            st.Z[inst] = []
+            put_all(st, cards)
+        return move_pile
+
+    def move_list(st):  # list of cards, wherever each one lies
+        cards = list(what(st))
+        for c in cards:
+            take(st, c)
+        put_all(st, cards)
+    return move_list
+
+
+def swap(s, exprs: Expressions, m: Machine):
+    a, b = exprs.fn(s.a), exprs.fn(s.b)
+    stacks = set(m.stack_instances)
+
+    def where(st, c):
+        inst = st.loc[c]
+        if inst in stacks:
+            for stck in st.Z[inst]:
+                if c in stck:
+                    return inst, stck, stck.index(c)
+        pile = st.Z[inst]
+        return inst, pile, pile.index(c)
+
+    def swap(st):
+        x, y = a(st), b(st)
+        if x == y:
+            return
+        ix, px, kx = where(st, x)
+        iy, py, ky = where(st, y)
+        px[kx], py[ky] = y, x
+        st.loc[x], st.loc[y] = iy, ix
+        st.K[x] |= st.vis[iy]
+        st.K[y] |= st.vis[ix]
+    return swap
+
+
+def reveal(s, exprs: Expressions):
+    what, to = exprs.fn(s.what), exprs.fn(s.to)
+    wt, tt = exprs.t(s.what), exprs.t(s.to)
+    cards = {"card": lambda st: (what(st),), "pile": lambda st: st.Z[what(st)],
+             "stack": lambda st: st.Z[what(st) >> STACK_SHIFT][what(st) & STACK_MASK],
+             "list:card": what}[wt]
+
+    def reveal(st):
+        mask = (1 << to(st)) if tt == "player" else sum(1 << p for p in to(st))
+        K = st.K
+        for c in cards(st):
+            K[c] |= mask
+    return reveal
+
+
+def deal(s, exprs: Expressions):
+    count, src, dst = exprs.fn(s.count), exprs.fn(s.source), exprs.fn(s.dest)
+    dt = exprs.t(s.dest)
+
+    def deal(st):
+        k = count(st)
+        pile = st.Z[src(st)]
+        if k > len(pile):
+            raise RuleError(f"cannot deal {k} cards from a pile of {len(pile)}")
+        d = dst(st)
+        if dt == "stack":
+            inst = d >> STACK_SHIFT
+            target = st.Z[inst][d & STACK_MASK]
+        else:
+            inst = d
+            target = st.Z[d]
+        K, seen = st.K, st.vis[inst]
+        for _ in range(k):
+            c = pile.pop()
+            target.append(c)
+            st.loc[c] = inst
+            K[c] |= seen
+    return deal

@@ -1,0 +1,289 @@
+"""Statements -> the flat code list of the machine.
+
+The flow (setup, play, and each action's effects) becomes a list of
+``(opcode, a, b, span)`` with jumps; loops keep their counters in local
+slots, so a state is only flat lists.  Each ``choose`` is a decision point;
+the effects of each action it offers are laid out right after it.  Straight
+runs of steps are then fused (:mod:`.fusion`).
+"""
+
+from __future__ import annotations
+
+from rulelang import ast as A
+from rulelang.checker import CheckedGame
+from rulelang.diagnostics import NO_SPAN
+
+from ..machine import Machine, SiteAction
+from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM
+from . import effects
+from .chance import RandomPick, Shuffle
+from .expressions import Expressions
+from .fusion import fuse_blocks
+from .tree import all_blocks, preamble
+
+
+class FlowCompiler:
+    def __init__(self, g: CheckedGame, m: Machine, exprs: Expressions, action_defs: dict,
+                 coverage=False, check_invariants=False):
+        self.g = g
+        self.m = m
+        self.exprs = exprs
+        self.action_defs = action_defs
+        self.coverage = coverage
+        self.check_invariants = check_invariants
+        self.code = m.code
+        self.flow_slots = set()  # the slots that live across steps (part of a state's key)
+        self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
+
+    def compile(self, *blocks):
+        """Lay out the blocks one after another, then END; fuse the straight runs."""
+        for body in blocks:
+            self.block(body)
+        self.emit(END, None, None, NO_SPAN)
+        fuse_blocks(self.code, self.m.site_actions, self.simple, self.exprs)
+
+    # ------------------------------------------------------------ helpers
+    def emit(self, op, a, b, span):
+        self.code.append((op, a, b, span))
+        return len(self.code) - 1
+
+    def patch(self, at, b):
+        op, a, _, span = self.code[at]
+        self.code[at] = (op, a, b, span)
+
+    def setter(self, target):
+        """A closure (state, value) -> None for an assignable expression."""
+        g, layout = self.g, self.exprs.layout
+        if isinstance(target, A.Name):
+            r = g.res[id(target)]
+            if r[0] == "slot":
+                k = r[1]
+
+                def set_slot(st, v):
+                    st.L[k] = v
+                return set_slot
+            i = layout.var_index[r[1]]
+
+            def set_var(st, v):
+                st.V[i] = v
+            return set_var
+        if isinstance(target, A.Call):
+            base = layout.pvar_base[target.func]
+            a = self.exprs.fn(target.args[0])
+
+            def set_pvar(st, v):
+                st.V[base + a(st)] = v
+            return set_pvar
+        if isinstance(target, A.Attr):
+            base = layout.cvar_base[target.name]
+            o = self.exprs.fn(target.obj)
+
+            def set_cvar(st, v):
+                st.C[base + o(st)] = v
+            return set_cvar
+        raise AssertionError(target)  # pragma: no cover
+
+    def probe(self, kind, what, span):
+        """With coverage on, count each time the flow passes here."""
+        if not self.coverage:
+            return
+        counts = self.m.coverage_counts
+        i = len(counts)
+        counts.append(0)
+        self.m.coverage_points.append((kind, what, span))
+
+        def hit(st):
+            counts[i] += 1
+        self.emit(EXEC, hit, None, span)
+
+    # ------------------------------------------------------------ statements
+    def block(self, body):
+        for st in body:
+            self.stmt(st)
+            if self.check_invariants and isinstance(st, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap)):
+                self.emit(EXEC, self.m.assert_invariants, None, st.span)
+
+    def stmt(self, s):
+        method = getattr(self, "s_" + type(s).__name__, None)
+        if method is None:  # pragma: no cover
+            raise AssertionError(s)
+        method(s)
+
+    def s_Let(self, s):
+        k = self.g.res[id(s)]
+        self.flow_slots.add(k)
+        f = self.exprs.fn(s.expr)
+
+        def let(st):
+            st.L[k] = f(st)
+        self.simple[self.emit(EXEC, let, None, s.span)] = s
+
+    def s_Set(self, s):
+        setter = self.setter(s.target)
+        f = self.exprs.fn(s.expr)
+        self.simple[self.emit(EXEC, lambda st: setter(st, f(st)), None, s.span)] = s
+
+    def s_AugSet(self, s):
+        setter = self.setter(s.target)
+        get = self.exprs.fn(s.target)
+        f = self.exprs.fn(s.expr)
+        sign = 1 if s.op == "+=" else -1
+        self.simple[self.emit(EXEC, lambda st: setter(st, get(st) + sign * f(st)), None, s.span)] = s
+
+    def s_SetRandom(self, s):
+        self.emit(RANDOM, RandomPick(self.exprs.seq_fn(s.choices), self.setter(s.target)), None, s.span)
+
+    def s_Require(self, s):
+        raise AssertionError("require outside an action preamble")  # checker forbids
+
+    def s_Move(self, s):
+        self.emit(EXEC, effects.move(s, self.exprs, self.m), None, s.span)
+
+    def s_Swap(self, s):
+        self.emit(EXEC, effects.swap(s, self.exprs, self.m), None, s.span)
+
+    def s_Reveal(self, s):
+        self.emit(EXEC, effects.reveal(s, self.exprs), None, s.span)
+
+    def s_Deal(self, s):
+        self.emit(EXEC, effects.deal(s, self.exprs), None, s.span)
+
+    def s_Shuffle(self, s):
+        zone = self.exprs.fn(s.zone)
+        slot = self.g.nslots  # scratch slot beyond the checker's
+        self.flow_slots.add(slot)
+
+        def start_shuffle(st):
+            inst = zone(st)
+            pile = st.Z[inst]
+            seen = st.vis[inst]
+            K = st.K
+            for c in pile:  # a shuffled card is known only to who sees the pile
+                K[c] = seen
+            st.L[slot] = len(pile)
+        self.emit(EXEC, start_shuffle, None, s.span)
+        self.emit(RANDOM, Shuffle(zone, slot), None, s.span)
+
+    def s_Choose(self, s):
+        site = len(self.m.sites)
+        self.m.sites.append([])
+        self.probe("choose", "choice reached: " + ", ".join(n.id for n in s.actions), s.span)
+        self.emit(DECIDE, site, None, s.span)
+        jumps = []
+        for n in s.actions:
+            ad = self.action_defs[n.id]
+            uid = len(self.m.site_actions)
+            sa = SiteAction(uid, ad, len(self.code), s.span)
+            self.m.site_actions.append(sa)
+            self.m.sites[site].append(sa)
+            a = self.g.actions[n.id]
+            body = a.body[len(preamble(a)):]
+            if any(isinstance(x, A.Choose) for b in all_blocks(body) for x in b):
+                # a choice inside the action: its parameters live across it
+                self.flow_slots.update(slot for slot, _, _ in ad.params)
+            self.block(body)
+            jumps.append(self.emit(JMP, None, None, s.span))
+        for j in jumps:
+            self.code[j] = (JMP, len(self.code), None, s.span)
+
+    def s_EndGame(self, s):
+        self.emit(END, None, None, s.span)
+
+    def s_Pass(self, s):
+        pass
+
+    def s_If(self, s):
+        span = s.span
+        ends = []
+        for k, (cond, body) in enumerate(s.branches):
+            jf = self.emit(JF, self.exprs.fn(cond), None, cond.span)
+            self.probe("branch", f"{'if' if k == 0 else 'elif'} branch taken", cond.span)
+            self.block(body)
+            ends.append(self.emit(JMP, None, None, span))
+            self.patch(jf, len(self.code))
+        if s.else_body is not None:
+            self.probe("branch", "else branch taken", s.else_body[0].span)
+            self.block(s.else_body)
+        else:
+            self.probe("branch", "if condition false (no branch taken)", s.branches[0][0].span)
+        for j in ends:
+            self.code[j] = (JMP, len(self.code), None, span)
+
+    def s_While(self, s):
+        top = len(self.code)
+        jf = self.emit(JF, self.exprs.fn(s.cond), None, s.cond.span)
+        self.probe("loop", "while loop body entered", s.cond.span)
+        self.block(s.body)
+        self.emit(JMP, top, None, s.span)
+        self.patch(jf, len(self.code))
+
+    def s_Repeat(self, s):
+        span = s.span
+        var = self.g.res[id(s)]
+        cnt = self.g.res[(id(s), "counter")]
+        self.flow_slots.update((var, cnt))
+        count = self.exprs.fn(s.count)
+
+        def init(st):
+            st.L[cnt] = count(st)
+            st.L[var] = 0
+        self.emit(EXEC, init, None, span)
+        top = len(self.code)
+        jf = self.emit(JF, lambda st: st.L[var] < st.L[cnt], None, span)
+        self.block(s.body)
+
+        def inc(st):
+            st.L[var] += 1
+        self.emit(EXEC, inc, None, span)
+        self.emit(JMP, top, None, span)
+        self.patch(jf, len(self.code))
+
+    def s_For(self, s):
+        span = s.span
+        var = self.g.res[id(s)]
+        items = self.g.res[(id(s), "items")]
+        cnt = self.g.res[(id(s), "counter")]
+        self.flow_slots.update((var, items, cnt))
+        seq = self.exprs.seq_fn(s.iter)
+        start = self.exprs.fn(s.start) if s.start is not None else None
+
+        def init(st):
+            xs = tuple(seq(st))
+            if start is not None:
+                k = start(st) % len(xs) if xs else 0
+                xs = xs[k:] + xs[:k]
+            st.L[items] = xs
+            st.L[cnt] = 0
+        self.emit(EXEC, init, None, span)
+        top = len(self.code)
+
+        def more(st):
+            i = st.L[cnt]
+            xs = st.L[items]
+            if i < len(xs):
+                st.L[var] = xs[i]
+                return True
+            return False
+        jf = self.emit(JF, more, None, span)
+        self.block(s.body)
+
+        def inc(st):
+            st.L[cnt] += 1
+        self.emit(EXEC, inc, None, span)
+        self.emit(JMP, top, None, span)
+        self.patch(jf, len(self.code))
+
+    def s_Turn(self, s):
+        saved = self.g.res[(id(s), "saved")]
+        self.flow_slots.add(saved)
+        who = self.exprs.fn(s.player)
+
+        def enter(st):
+            st.L[saved] = st.me
+            st.me = who(st)
+        self.emit(EXEC, enter, None, s.span)
+        self.block(s.body)
+
+        def leave(st):
+            st.me = st.L[saved]
+        self.emit(EXEC, leave, None, s.span)

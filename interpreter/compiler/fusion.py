@@ -1,0 +1,102 @@
+"""Block fusion: each run of straight-line EXEC steps becomes one generated function.
+
+Fewer trips round the VM loop, and simple assignments (let, set, +=, -=)
+written inline as source; any other step is called by its generated name.
+A failing step still reports its own span.
+"""
+
+from __future__ import annotations
+
+from rulelang import ast as A
+
+from ..runtime import EXEC, JF, JMP
+from .expressions import Expressions
+
+
+def fuse_blocks(code: list, site_actions, simple: dict, exprs: Expressions):
+    """Merge, in place, each run of EXEC steps of ``code`` that no jump
+    lands inside; ``simple`` maps a pc to its Let/Set/AugSet statement.
+    Jump targets and the actions' ``body_pc`` are renumbered."""
+    targets = {0}
+    for op, a, b, _ in code:
+        if op == JMP:
+            targets.add(a)
+        elif op == JF:
+            targets.add(b)
+    for sa in site_actions:
+        targets.add(sa.body_pc)
+    new, where = [], {}
+    pc = 0
+    while pc < len(code):
+        op = code[pc][0]
+        if op != EXEC:
+            where[pc] = len(new)
+            new.append(code[pc])
+            pc += 1
+            continue
+        end = pc + 1
+        while end < len(code) and code[end][0] == EXEC and end not in targets:
+            end += 1
+        where[pc] = len(new)
+        if end - pc == 1:
+            new.append(code[pc])
+        else:
+            f = block_fn(exprs, [(code[i][1], code[i][3], simple.get(i)) for i in range(pc, end)])
+            new.append((EXEC, f, None, code[pc][3]))
+        pc = end
+    where[len(code)] = len(new)
+    for i, (op, a, b, span) in enumerate(new):
+        if op == JMP:
+            new[i] = (op, where[a], b, span)
+        elif op == JF:
+            new[i] = (op, a, where[b], span)
+    for sa in site_actions:
+        sa.body_pc = where[sa.body_pc]
+    code[:] = new
+
+
+def assign_target(exprs: Expressions, t) -> str | None:
+    """Source of an assignable place, or None."""
+    g, layout = exprs.g, exprs.layout
+    if isinstance(t, A.Name):
+        r = g.res[id(t)]
+        if r[0] == "slot":
+            return f"st.L[{int(r[1])}]"
+        if r[0] == "var":
+            return f"st.V[{int(layout.var_index[r[1]])}]"
+        return None
+    if isinstance(t, A.Call) and t.func in layout.pvar_base:
+        return f"st.V[{int(layout.pvar_base[t.func])} + {exprs.expr(t.args[0], {})}]"
+    if isinstance(t, A.Attr) and t.name in layout.cvar_base:
+        return f"st.C[{int(layout.cvar_base[t.name])} + {exprs.expr(t.obj, {})}]"
+    return None
+
+
+def simple_stmt(exprs: Expressions, s) -> str | None:
+    """Source of a let, set, += or -= statement, or None."""
+    if isinstance(s, A.Let):
+        return f"st.L[{int(exprs.g.res[id(s)])}] = {exprs.expr(s.expr, {})}"
+    target = assign_target(exprs, s.target)
+    if target is None:
+        return None
+    if isinstance(s, A.Set):
+        return f"{target} = {exprs.expr(s.expr, {})}"
+    op = "+=" if s.op == "+=" else "-="
+    return f"{target} {op} {exprs.expr(s.expr, {})}"
+
+
+def block_fn(exprs: Expressions, steps):
+    """One function for straight-line steps [(closure, span, simple
+    statement or None)]; a failing step still reports its own span."""
+    ns = exprs.ns
+    name = ns.fresh("_b")
+    lines = [f"def {name}(st):"]
+    for f, span, s in steps:
+        src = simple_stmt(exprs, s) if s is not None else None
+        if src is None:
+            src = f"{ns.ref(f)}(st)"
+        lines.append("    try:")
+        lines.append(f"        {src}")
+        lines.append("    except _Errors as err:")
+        lines.append(f"        raise _at(err, {ns.ref(span, '_s')}) from None")
+    return ns.define("\n".join(lines) + "\n", name)

@@ -1,0 +1,131 @@
+"""Where everything of a game lives in a state, and how a new state starts.
+
+:class:`Layout` numbers the cards, zones and variables (pure tables, from
+the checked game alone); :meth:`Layout.fill` writes them into the machine;
+:func:`compile_start` compiles the variables' defaults and the deck with the
+expression compiler it is given.
+"""
+
+from __future__ import annotations
+
+from rulelang import ast as A
+from rulelang.checker import CheckedGame
+from rulelang.diagnostics import NO_SPAN
+
+from ..machine import Machine, ZoneDef
+from ..runtime import RuleError
+from .helpers import guarded
+
+
+class Layout:
+    """Indices of cards, zones and variables in a state (``st.Z``, ``st.V``, ``st.C``)."""
+
+    def __init__(self, g: CheckedGame):
+        self.g = g
+        self.stride = g.players[1]  # zone instances per zone (one per seat)
+        # cards: ids in declaration order; copies of a name share a name id
+        self.card_names = [c[0] for c in g.cards]
+        names = {}
+        self.card_name_ids = [names.setdefault(c[0], len(names)) for c in g.cards]
+        self.has_copies = len(names) < len(g.cards)
+        self.card_attrs = {aname: (tuple(c[1][i] for c in g.cards), t) for aname, (i, t) in g.card_attrs.items()}
+        # variables: st.V holds the game variables, then each player variable for every seat
+        self.var_index = {name: i for i, name in enumerate(g.vars)}
+        self.pvar_base = {name: len(g.vars) + k * self.stride for k, name in enumerate(g.player_vars)}
+        # card variables: st.C holds each one for every card
+        self.cvar_base = {name: k * len(g.cards) for k, name in enumerate(g.card_vars)}
+
+    def copies(self, name) -> bool:
+        """Does more than one card bear this name?"""
+        return sum(1 for c in self.g.cards if c[0] == name) > 1
+
+    def fill(self, m: Machine):
+        """Write the tables into the machine."""
+        g = self.g
+        stride = m.stride = self.stride
+        m.card_names = self.card_names
+        m.card_name_ids = self.card_name_ids
+        m.card_attrs.update(self.card_attrs)
+        m.enum_members = {k: list(v) for k, v in g.enums.items()}
+        for z in g.zones.values():
+            m.zones.append(ZoneDef(z.name, z.index, z.kind, z.per_player, z.visibility))
+        m.stack_instances = tuple(z.index * stride + p for z in m.zones if z.kind == "stacks"
+                                  for p in range(stride))
+        m.pile_instances = tuple(z.index * stride + p for z in m.zones if z.kind == "pile"
+                                 for p in range(stride))
+        shared_piles = [z for z in m.zones if z.kind == "pile" and not z.per_player]
+        piles = shared_piles or [z for z in m.zones if z.kind == "pile"]
+        if not piles:
+            raise RuleError("the rules declare no pile zone for the cards to start in", NO_SPAN)
+        m.start_zone = piles[0].index * stride
+        for name, v in g.vars.items():
+            m.var_names.append((name, g.types[id(v)], self.var_index[name]))
+        for name, v in g.player_vars.items():
+            m.pvar_names.append((name, g.types[id(v)], self.pvar_base[name]))
+        for name, v in g.card_vars.items():
+            m.cvar_names.append((name, g.types[id(v)], self.cvar_base[name]))
+            m.cvar_bases.append(self.cvar_base[name])
+
+
+def compile_start(g: CheckedGame, m: Machine, exprs):
+    """The machine's var_defaults, cvar_defaults and deck, with ``exprs``
+    (an :class:`~interpreter.compiler.expressions.Expressions`)."""
+    stride = m.stride
+
+    def default(name, v):
+        return guarded(exprs.fn(v.default), f'the initial value of "{name}"', v.default.span)
+
+    V_defaults = [default(name, v) for name, v in g.vars.items()]
+    pv_defaults = [default(name, v) for name, v in g.player_vars.items()]
+    ncards = len(g.cards)
+    cv_defaults = [(g.res[id(v)], default(name, v)) for name, v in g.card_vars.items()]
+
+    def var_defaults(st, V_defaults=V_defaults, pv_defaults=pv_defaults):
+        V = [f(st) for f in V_defaults]
+        for f in pv_defaults:
+            V.extend([f(st)] * stride)
+        return V
+
+    def cvar_defaults(st, cv_defaults=cv_defaults):
+        C = []
+        for slot, f in cv_defaults:
+            for c in range(ncards):
+                st.L[slot] = c
+                C.append(f(st))
+        return C
+
+    m.var_defaults = var_defaults
+    m.cvar_defaults = cvar_defaults
+    m.deck = compile_deck(g, exprs)
+
+
+def compile_deck(g: CheckedGame, exprs):
+    """A function state -> the sorted ids of the cards in play."""
+    items = []
+    for item in g.deck:
+        when = guarded(exprs.fn(item.when), "a deck condition", item.when.span) if item.when is not None else None
+        if isinstance(item, A.DeckWhere):
+            items.append(("where", g.res[id(item)], guarded(exprs.fn(item.cond), "a deck condition", item.cond.span),
+                          when))
+        else:
+            ids = tuple(i for i, c in enumerate(g.cards) if c[0] == item.name)
+            items.append(("named", ids, None, when))
+    ncards = len(g.cards)
+
+    def deck(st):
+        if not items:
+            return list(range(ncards))
+        chosen = set()
+        for kind, x, cond, when in items:
+            if when is not None and not when(st):
+                continue
+            if kind == "named":
+                chosen.update(x)
+            else:
+                for c in range(ncards):
+                    st.L[x] = c
+                    if cond(st):
+                        chosen.add(c)
+        return sorted(chosen)
+
+    return deck

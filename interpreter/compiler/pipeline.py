@@ -1,0 +1,67 @@
+"""The compiling stage in order: checked AST -> :class:`~interpreter.machine.Machine`."""
+
+from __future__ import annotations
+
+from rulelang.checker import CheckedGame
+
+from ..machine import Machine
+from .actions import ActionCompiler
+from .expressions import Expressions
+from .flow import FlowCompiler
+from .layout import Layout, compile_start
+from .params import resolve_params
+
+
+def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None,
+                 coverage=False, check_invariants=False) -> Machine:
+    """Resolve the parameters, then compile the game for them."""
+    params = resolve_params(g, overrides or {}, num_players)
+    return compile_machine(g, params, explicit_chance, coverage, check_invariants)
+
+
+def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverage=False,
+                    check_invariants=False) -> Machine:
+    m = Machine()
+    m.explicit_chance = explicit_chance
+    m.title = g.title or g.file
+    m.players = g.players
+    m.nslots = g.nslots + 1  # one scratch slot, for shuffles
+    m.params = dict(params)
+    # 1. where everything lives
+    layout = Layout(g)
+    layout.fill(m)
+    action_defs = {}
+    exprs = Expressions(g, params, layout, action_defs)
+    compile_start(g, m, exprs)
+    # 2. each action's search for its legal parameter values
+    actions = ActionCompiler(exprs, m, layout.has_copies)
+    for name, a in g.actions.items():
+        action_defs[name] = actions.compile_action(a)
+    # 3. the flow: setup then play, then the end
+    check_invariants = check_invariants and bool(g.invariants or any(
+        z.capacity is not None for z in g.zones.values()))
+    flow = FlowCompiler(g, m, exprs, action_defs, coverage, check_invariants)
+    flow.compile(g.setup, g.play)
+    m.flow_slots = tuple(sorted(flow.flow_slots))
+    # 4. the outcome
+    o = g.outcome
+    m.outcome_slot = g.outcome_slot
+    m.outcome_span = o.span
+    m.score_fn = exprs.fn(o.score)
+    m.tiebreaks = [(1 if hilo == "highest" else -1, exprs.fn(e)) for hilo, e in o.tiebreaks]
+    # 5. invariants: declared ones, then the zones' capacities
+    for inv in g.invariants:
+        m.invariants.append((exprs.fn(inv.cond), inv.message or "invariant broken", inv.span))
+    for z in g.zones.values():
+        if z.capacity is not None:
+            cap = z.capacity if isinstance(z.capacity, int) else params[z.capacity]
+            m.capacities.append((z.index, z.name, z.per_player, z.kind, cap, z.span))
+    m.generated_sources = exprs.ns.sources
+    return m
+
+
+def expression_function(g: CheckedGame, m: Machine, e):
+    """A function state -> value for an expression checked against ``g``,
+    reading the tables of the compiled machine ``m`` (for Game.evaluate)."""
+    action_defs = {sa.action.name: sa.action for sa in m.site_actions}
+    return Expressions(g, m.params, Layout(g), action_defs).fn(e)

@@ -1,0 +1,106 @@
+"""Action searches -> generated Python: nested loops over parameter values.
+
+An action's search for its legal parameter values is planned by
+:mod:`.actions` and written here as one function
+``enumerate(st, out, prefix)`` of nested loops, one per parameter, with
+each require, let and hoisted value at the loop level the plan gives it.
+Loop variables live in Python locals.
+"""
+
+from __future__ import annotations
+
+from ..runtime import STACK_MASK, STACK_SHIFT
+from .expressions import Alias, Expressions
+
+
+def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
+    """Source of the values a parameter ranges over (identical copies once)."""
+    slot, dom, _ = param
+    src = exprs.seq(dom, ctx)
+    if has_copies and exprs.t(dom) in ("pile", "stack", "list:card"):
+        return f"_dedupe(st, {src})"
+    return src
+
+
+def enumerator(exprs: Expressions, has_copies: bool, plan):
+    """Nested loops for one action.  ``plan``: params [(slot, domain
+    node, high node or None)], levels [[(kind, slot, node)]] for 0..k
+    (kind "req", "let" or "hoist"), prefilters [[node]] per parameter, and
+    inlines {id(call): [(function parameter slot, argument)]}."""
+    params, levels, prefilters, inlines = plan
+    ns = exprs.ns
+    expr = exprs.expr
+    name = ns.fresh("_enum")
+    lines = [f"def {name}(st, out, prefix):"]
+    ctx = {"nodes": {}, "inline": set(inlines)}
+    hoisted = {}  # (level, source) -> local: the same value hoisted twice is computed once
+    for pairs in inlines.values():
+        for slot, arg in pairs:
+            ctx[slot] = Alias(arg)
+
+    def emit_level(items, indent, exit_stmt):
+        pad = " " * indent
+        for kind, slot, node in items:
+            if kind == "req":
+                lines.append(f"{pad}if not {expr(node, ctx)}:")
+                lines.append(f"{pad}    {exit_stmt}")
+            elif kind == "let":
+                local = f"x{int(slot)}"
+                lines.append(f"{pad}{local} = {expr(node, ctx)}")
+                ctx[slot] = local
+            else:  # hoist: computed at most once per value of this level, when first needed
+                src = expr(node, ctx)
+                local = hoisted.get((indent, src))
+                if local is None:
+                    local = ns.fresh("h")
+                    hoisted[(indent, src)] = local
+                    lines.append(f"{pad}{local} = None")
+                    ctx["nodes"][id(node)] = f"({local} if {local} is not None else ({local} := {src}))"
+                else:
+                    ctx["nodes"][id(node)] = ctx["nodes"].get(id(node)) or \
+                        f"({local} if {local} is not None else ({local} := {src}))"
+
+    emit_level(levels[0], 4, "return")
+    # prefiltered domains (they depend on no other parameter)
+    filtered = {}
+    for i, nodes in enumerate(prefilters):
+        if not nodes:
+            continue
+        slot, dom, _ = params[i]
+        d = f"d{i}"
+        var = f"v{i}"
+        lines.append(f"    {d} = []")
+        lines.append(f"    for {var} in {domain(exprs, has_copies, params[i], ctx)}:")
+        saved = ctx.get(slot)
+        ctx[slot] = var
+        conds = " and ".join(expr(n, ctx) for n in nodes)
+        if saved is None:
+            del ctx[slot]
+        lines.append(f"        if {conds}:")
+        lines.append(f"            {d}.append({var})")
+        lines.append(f"    if not {d}:")
+        lines.append("        return")
+        filtered[i] = d
+    indent = 4
+    values = []
+    for i, (slot, dom, high) in enumerate(params):
+        pad = " " * indent
+        var = f"v{i}"
+        if i in filtered:
+            it = filtered[i]
+        elif high is not None:
+            it = f"range({expr(dom, ctx)}, {expr(high, ctx)} + 1)"
+        else:
+            it = domain(exprs, has_copies, params[i], ctx)
+        lines.append(f"{pad}for {var} in {it}:")
+        ctx[slot] = var
+        if exprs.t(dom) == "stacks" and high is None:
+            lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
+            ctx[("cards", slot)] = f"{var}_cards"
+        values.append(var)
+        indent += 4
+        emit_level(levels[i + 1], indent, "continue")
+    pad = " " * indent
+    tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")" if values else "()"
+    lines.append(f"{pad}out.append(prefix + {tup})" if values else f"{pad}out.append(prefix)")
+    return ns.define("\n".join(lines) + "\n", name)

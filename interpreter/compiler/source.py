@@ -1,0 +1,61 @@
+"""The one place generated Python source is compiled, and its namespace.
+
+Safety: no text of the rules file ever reaches the generated source.  The
+source is built only from generated identifiers (``v3``, ``h2``, ``_k7``),
+Python operators and keywords, and ``int`` literals; every other object
+(card attribute tables, helper functions, the closures of statements) is put
+in the namespace under a generated name by :meth:`Namespace.ref`.
+:meth:`Namespace.define` refuses any source with a character outside a small
+allowlist (no quotes, no backslashes, no ``#``), so a rules file cannot
+inject code even through a bug in a code generator.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import helpers
+
+_ALLOWED = re.compile(r"[A-Za-z0-9_ \n()\[\]+\-*/%&|<>=!.,:~^]*\Z")
+
+
+class Namespace:
+    """The globals of all the source generated for one game."""
+
+    def __init__(self):
+        self.ns = dict(helpers.GENERATED_NAMES)
+        self.sources = []  # every definition, in order (Game.generated_source)
+        self.names = {}  # id(obj) -> generated name
+        self.counter = 0
+
+    def ref(self, obj, prefix="_k") -> str:
+        """A generated name for ``obj`` (a table, a closure, a span...) in the namespace."""
+        key = id(obj)
+        name = self.names.get(key)
+        if name is None:
+            self.counter += 1
+            name = f"{prefix}{self.counter}"
+            self.names[key] = name
+            self.ns[name] = obj  # kept alive, so its id is not reused
+        return name
+
+    def fresh(self, prefix) -> str:
+        """A new generated identifier."""
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def define(self, src: str, name: str):
+        """Compile ``src`` (which defines ``name``) and return that function."""
+        if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
+            raise AssertionError("generated source has a character outside the allowlist")
+        self.sources.append(src)
+        code = compile(src, f"<rulelang:{name}>", "exec")
+        exec(code, self.ns)  # noqa: S102 - source built from generated identifiers only (see module doc)
+        return self.ns[name]
+
+
+def lit(v) -> str:
+    """Source of an int or bool value."""
+    if isinstance(v, bool):
+        return "True" if v else "False"
+    return f"({int(v)})" if v < 0 else str(int(v))

@@ -1,0 +1,71 @@
+"""Walking the checked AST: children, all nodes, nested blocks, slots read.
+
+Used by every stage of the compiler; depends on nothing but the AST.
+"""
+
+from __future__ import annotations
+
+from rulelang import ast as A
+
+
+def children(e):
+    """The AST nodes directly inside ``e`` (lists and tuples looked through)."""
+    if isinstance(e, (tuple, list)):
+        for x in e:
+            yield from children(x) if isinstance(x, (tuple, list)) else (x,)
+        return
+    for f in getattr(e, "__attrs_attrs__", ()):
+        if f.name == "span":
+            continue
+        v = getattr(e, f.name)
+        if isinstance(v, (tuple, list)):
+            yield from children(v)
+        elif hasattr(v, "__attrs_attrs__"):
+            yield v
+
+
+def walk(e):
+    """``e`` and every node inside it."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(children(x))
+
+
+def all_blocks(body):
+    """A block and every block nested in it."""
+    yield body
+    for st in body:
+        if isinstance(st, A.If):
+            for _, b in st.branches:
+                yield from all_blocks(b)
+            if st.else_body is not None:
+                yield from all_blocks(st.else_body)
+        elif isinstance(st, (A.While, A.Repeat, A.For, A.Turn)):
+            yield from all_blocks(st.body)
+
+
+def preamble(a: A.Action) -> list:
+    """The lets and requires that open an action's body (its search)."""
+    pre = []
+    for x in a.body:
+        if isinstance(x, (A.Let, A.Require)):
+            pre.append(x)
+        else:
+            break
+    return pre
+
+
+def slots_read(g, e) -> set:
+    """The local slots ``e`` reads, less the loop variables it binds itself."""
+    bound = set()
+    read = set()
+    for x in walk(e):
+        if isinstance(x, (A.CallGen, A.ListComp)):
+            bound.add(g.res[id(x)])
+        elif isinstance(x, A.Name):
+            r = g.res.get(id(x))
+            if r and r[0] == "slot":
+                read.add(r[1])
+    return read - bound
