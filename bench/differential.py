@@ -1,109 +1,212 @@
-"""Differential check: games/emu_ranchers.rules against the hand-written baseline.
+"""Differential check: a rules file against the hand-written baseline, in lock step.
 
-    python bench/differential.py [-n GAMES] [--seed S] [--excuse] [--pawns] [--courts]
+    python bench/differential.py [GAME] [-n GAMES] [--seed S] [--players P] [game options]
 
-Plays N random games in both engines in lock step: at the start of each year
-the interpreter's deal is overwritten with the baseline's (same hands, same
-draw pile order, same first player), then at every decision the two sets of
-legal actions (as text) must be equal, one random action is played in both,
-and at the end the scores must agree.  Reads ``../shared/baseline`` (like
-every bench script, and unlike the project's code and tests); says so and
-stops when it is missing.
+GAME is ``emu_ranchers`` (the default; ``emu``) or ``desplumados``
+(``des``); ``bench/diff_GAME.py`` holds what is particular to a game: how
+the interpreter's deal is made to match the baseline's, how the
+baseline's actions read as the rules file's action texts, and how the
+result is compared.  ``--players`` takes a count, a list (``3,5``) or a
+range (``3-7``); game i is played with the counts in turn (the default:
+every count the game allows).  ``--weighted`` chooses actions with the game module's
+weights instead of uniformly (for ¡Desplumados!: hens to henhouses, so
+that games are won as well as ended by the moon).  ``--rules FILE`` checks another version of
+the rules file (a variant, a deliberate mistake).  Emu options: ``--excuse --pawns --courts``.
+
+Each game: the same deal in both engines; then at every decision the two
+sets of legal actions (as text) must be equal, one random action is played
+in both, and at the end the results must agree.  Where a game module
+describes whole positions (``project``), the positions are compared after
+every step as well, and a chance event of the interpreter (with
+``explicit_chance``) is resolved by taking the outcome after which its
+position agrees with the baseline's.
+
+Reads ``../shared/baseline`` (like every bench script, and unlike the
+project's code and tests); says so and stops when it is missing.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 SHARED = ROOT.parent / "shared"
 
 from interpreter import load  # noqa: E402
 
-
-def base_text(B, s, a):
-    tag = a[0]
-    if tag == "hatch":
-        return f"hatch {B.NAMES[a[1]]}"
-    if tag == "discard":
-        return f"discard {B.NAMES[a[1]]}"
-    if tag == "grow":
-        _, i, c, r = a
-        if B.RANK[c] == B.WILD:
-            return f"grow bird {i + 1} with {B.NAMES[c]} as {r}"
-        return f"grow bird {i + 1} with {B.NAMES[c]}"
-    if tag == "draw":
-        return "draw from the pile" if a[1] == "deck" else "take the top discard"
-    if tag == "pass":
-        return "stop growing" if s.phase == B.YEAR_END else "keep all birds"
-    if tag == "excuse":
-        return f"excuse bird {a[1] + 1}"
-    raise ValueError(a)
+GAMES = {"emu_ranchers": "diff_emu_ranchers", "desplumados": "diff_desplumados"}
+ALIASES = {"emu": "emu_ranchers", "des": "desplumados"}
 
 
-def sync_year(B, b, st):
-    """Make the interpreter's fresh year match the baseline's deal."""
-    for p in (0, 1):
-        st.put([B.NAMES[c] for c in b.hands[p]], "hand", p)
-    st.put([B.NAMES[c] for c in b.draw], "draw_pile")
-    st.set_var("first_player", b.first_player)
-    st.set_var("seat", b.player)
-    st.me = b.player  # whose turn: set by hand, as the deal was
+class Disagreement(Exception):
+    pass
 
 
-def run(n, seed, options):
-    sys.path.insert(0, str(SHARED))
-    from baseline import emu_ranchers as B
+def position_diff(a, b):
+    return "; ".join(f"{k}: baseline {a[k]} vs rules file {b.get(k)}" for k in a if a[k] != b.get(k))
 
-    game = load(ROOT / "games" / "emu_ranchers.rules", **options)
-    rnd = random.Random(seed)
-    steps = 0
-    for i in range(n):
-        b = B.new_game(seed + i, 2, **options)
-        st = game.new_state(seed + i)
-        year = -1
-        while not B.is_terminal(b):
-            if b.year != year:
-                year = b.year
-                sync_year(B, b, st)
-            if st.is_terminal:
-                raise SystemExit(f"game {i}: the interpreter ended early")
-            if st.current_player != b.player:
-                raise SystemExit(f"game {i} step {steps}: player {st.current_player} vs {b.player}")
-            bl = {base_text(B, b, a): a for a in B.legal_actions(b)}
-            il = {st.action_text(a): a for a in st.legal_actions()}
-            if set(bl) != set(il):
-                raise SystemExit(f"game {i} step {steps}: legal actions differ\n"
-                                 f"  only baseline: {sorted(set(bl) - set(il))}\n"
-                                 f"  only interpreter: {sorted(set(il) - set(bl))}")
-            text = sorted(bl)[rnd.randrange(len(bl))]
-            B.apply(b, bl[text])
-            st.apply(il[text])
-            steps += 1
-        if not st.is_terminal:
-            raise SystemExit(f"game {i}: the baseline ended, the interpreter did not")
-        if [float(x) for x in B.returns(b)] != st.returns():
-            raise SystemExit(f"game {i}: scores differ {B.returns(b)} vs {st.returns()}")
-    return steps
+
+def settle_chance(G, B, b, st):
+    """At an interpreter chance node, the outcome(s) after which the position
+    agrees with the baseline's (depth first, for chained events).
+    Returns (state, events resolved)."""
+    if not st.is_chance_node:
+        return st, 0
+    if not hasattr(G, "project"):
+        raise Disagreement("the interpreter stopped at a chance node, and this game has no project()")
+    target = G.project(B, b)
+    tried = []
+
+    def search(s, depth):
+        if not s.is_chance_node:
+            tried.append(s)
+            return (s, depth) if G.project_state(s) == target else None
+        for o, _ in s.chance_outcomes():
+            c = s.clone()
+            c.apply(o)
+            found = search(c, depth + 1)
+            if found:
+                return found
+        return None
+
+    found = search(st, 0)
+    if found is None:
+        raise Disagreement("no chance outcome reproduces the baseline's position; outcome 0 gives: "
+                           + position_diff(target, G.project_state(tried[0])))
+    return found
+
+
+def pick(texts, rnd, weight):
+    """One of the sorted texts: uniformly, or in proportion to ``weight``."""
+    if weight is None:
+        return texts[rnd.randrange(len(texts))]
+    return rnd.choices(texts, [weight(t) for t in texts])[0]
+
+
+def play_one(G, B, game, seed, players, opts, rnd, weight=None):
+    """One game in lock step; returns (decisions, chance events, result)."""
+    b, st = G.start(B, game, seed, players, opts)
+    memo = {}
+    steps = chance = 0
+    check = hasattr(G, "project")
+    if check and G.project(B, b) != G.project_state(st):
+        raise Disagreement("the deals differ: " + position_diff(G.project(B, b), G.project_state(st)))
+    while not B.is_terminal(b):
+        G.sync(B, b, st, memo)
+        where = f"step {steps}"
+        if st.is_terminal:
+            raise Disagreement(f"{where}: the interpreter ended early (winners {st.winners()})")
+        if st.current_player != B.current_player(b):
+            raise Disagreement(f"{where}: to move {st.current_player} vs baseline {B.current_player(b)}")
+        bl = G.legal(B, b, st)
+        il = {}
+        for a in st.legal_actions():
+            t = G.interp_text(st.action_text(a))
+            if t in il:
+                raise Disagreement(f"{where}: two interpreter actions read {t!r}")
+            il[t] = a
+        if set(bl) != set(il):
+            raise Disagreement(f"{where}: legal actions differ\n"
+                               f"  only baseline: {sorted(set(bl) - set(il))}\n"
+                               f"  only rules file: {sorted(set(il) - set(bl))}\n"
+                               f"  both: {sorted(set(bl) & set(il))}")
+        text = pick(sorted(bl), rnd, weight)
+        for a in bl[text]:
+            B.apply(b, a)
+        st.apply(il[text])
+        st, k = settle_chance(G, B, b, st)
+        chance += k
+        steps += 1
+        if check and G.project(B, b) != G.project_state(st):
+            raise Disagreement(f"{where}: after {text!r} the positions differ: "
+                               + position_diff(G.project(B, b), G.project_state(st)))
+    if not st.is_terminal:
+        raise Disagreement("the baseline ended, the interpreter did not")
+    err = G.final(B, b, st)
+    if err:
+        raise Disagreement(err)
+    return steps, chance, G.result(B, b) if hasattr(G, "result") else None
+
+
+def player_counts(text, allowed):
+    if not text:
+        return list(allowed)
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    bad = [p for p in out if p not in allowed]
+    if bad:
+        raise SystemExit(f"player count(s) {bad} not allowed (allowed: {list(allowed)})")
+    return out
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("game", nargs="?", default="emu_ranchers")
+    for opt in ("-n", "--seed", "--players", "--rules"):
+        pre.add_argument(opt)
+    known, _ = pre.parse_known_args(argv)
+    stem = ALIASES.get(known.game, known.game)
+    if stem not in GAMES:
+        print(f"unknown game {known.game!r} (known: {', '.join(GAMES)})", file=sys.stderr)
+        return 2
+    G = importlib.import_module(GAMES[stem])
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("-n", type=int, default=200)
+    ap.add_argument("game", nargs="?", default="emu_ranchers", help="emu_ranchers (default) or desplumados")
+    ap.add_argument("-n", type=int, default=200, help="games (default 200)")
     ap.add_argument("--seed", type=int, default=1)
-    for opt in ("excuse", "pawns", "courts"):
-        ap.add_argument(f"--{opt}", action="store_true")
+    ap.add_argument("--players", help="a count, list or range (default: every allowed count in turn)")
+    ap.add_argument("--rules", type=Path, help="another rules file for the game (default: games/GAME.rules)")
+    ap.add_argument("--weighted", action="store_true",
+                    help="choose actions with the game module's weights (e.g. more hens to henhouses, more wins)")
+    G.add_arguments(ap)
     args = ap.parse_args(argv)
+
     if not (SHARED / "baseline").is_dir():
         print(f"{SHARED / 'baseline'} is missing: nothing to compare against", file=sys.stderr)
         return 2
-    options = {k: True for k in ("excuse", "pawns", "courts") if getattr(args, k)}
-    steps = run(args.n, args.seed, options)
-    print(f"{args.n} games, {steps} decisions: legal actions and scores agree ({options or 'basic deck'})")
+    sys.path.insert(0, str(SHARED))
+    B = importlib.import_module(f"baseline.{G.BASELINE}")
+
+    counts = player_counts(args.players, G.PLAYERS)
+    opts = G.options(args)
+    game = G.load_game(load, args.rules or ROOT / "games" / G.RULES, opts)
+    rnd = random.Random(args.seed)
+    steps = chance = 0
+    per = {}
+    results = {}
+    weight = getattr(G, "weight", None) if args.weighted else None
+    if args.weighted and weight is None:
+        print(f"note: {stem} has no weights; choosing uniformly", file=sys.stderr)
+    for i in range(args.n):
+        players = counts[i % len(counts)]
+        seed = args.seed + i
+        try:
+            s, c, res = play_one(G, B, game, seed, players, opts, rnd, weight)
+        except Disagreement as e:
+            print(f"{stem}: game {i} (seed {seed}, {players} players): {e}", file=sys.stderr)
+            return 1
+        steps += s
+        chance += c
+        g, d = per.get(players, (0, 0))
+        per[players] = (g + 1, d + s)
+        if res is not None:
+            results[res] = results.get(res, 0) + 1
+    what = ", ".join(f"{p} players: {g} games, {d} decisions" for p, (g, d) in sorted(per.items()))
+    extra = f", {chance} chance events matched" if chance else ""
+    if results:
+        extra += " (" + ", ".join(f"{k}: {v}" for k, v in sorted(results.items())) + ")"
+    print(f"{stem}: {args.n} games, {steps} decisions{extra}: legal actions and results agree "
+          f"({opts or 'basic rules'}{'; weighted' if weight else ''}; {what})")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Uniformly random playouts: the interpreter against the hand-written baseline.
 
-    python bench/playouts.py [GAME ...] [-n N] [--seed S] [--repeat R] [--profile]
+    python bench/playouts.py [GAME ...] [-n N] [--players P] [--seed S] [--repeat R] [--profile]
 
 For each game in ``games/`` that has a baseline in ``../shared/baseline/``,
 plays N uniformly random games with the interpreter and N with the baseline,
@@ -8,12 +8,18 @@ back to back in this process, on the same game seeds, and reports
 playouts/s for each and their ratio (interpreter / baseline).  With
 ``--repeat R`` the pair is timed R times, alternating, and the median ratio
 is reported (the machines are noisy: compare ratios, not absolute times).
+``--players`` takes a count, a list (``3,5``) or a range (``3-7``): one
+timing per count that the game allows (default: the game's usual count).
 
 This script, and only this one, reads ``../shared`` (the baseline); when it
 is missing the script says so and times the interpreter alone.
 
 Action granularity: both split a turn the same way for Emu Ranchers (play a
-card, then draw; each year-end growth is one action).  Compare playouts/s.
+card, then draw; each year-end growth is one action) and for ¡Desplumados!
+(one action per card played; "discard cards" is one action per card then
+"stop discarding" unless the hand is empty; a thief or meadow hen is placed
+by a second action; the escaping hen's slowest slapper is a chance event,
+not an action).  Compare playouts/s.
 """
 
 from __future__ import annotations
@@ -70,12 +76,12 @@ def timed(fn, *args):
     return time.perf_counter() - t0, out
 
 
-def bench_game(stem, n, seed, repeat, baseline_mod):
-    path = ROOT / "games" / f"{stem}.rules"
-    game = load(path)
-    players = GAMES[stem][1]
-    players = max(game.min_players, min(players, game.max_players))
+def bench_game(stem, n, seed, repeat, baseline_mod, players=None, game=None):
+    game = game or load(ROOT / "games" / f"{stem}.rules")
+    if players is None:
+        players = max(game.min_players, min(GAMES[stem][1], game.max_players))
     seeds = list(range(seed, seed + n))
+    game.new_state(seed, players)  # compile the machine for this count before timing
     rows = []
     for _ in range(repeat):
         ti, ai = timed(play_interpreter, game, seeds, players, random.Random(seed).random)
@@ -102,6 +108,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("games", nargs="*", help="game file stems (default: every game with a rules file)")
     ap.add_argument("-n", type=int, default=300, help="playouts per timing (default 300)")
+    ap.add_argument("--players", help="a count, list (3,5) or range (3-7); counts a game does not allow are skipped")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3, help="timings per game; the median is reported")
     ap.add_argument("--json", action="store_true", help="print one JSON object per game")
@@ -123,19 +130,32 @@ def main(argv=None):
         print(f"note: {SHARED / 'baseline'} is missing; timing the interpreter alone (no ratio)",
               file=sys.stderr)
 
+    counts = []
+    for part in (args.players or "").split(","):
+        if part:
+            lo, _, hi = part.partition("-")
+            counts += range(int(lo), int(hi or lo) + 1)
+    runs = []
+    for stem in stems:
+        game = load(ROOT / "games" / f"{stem}.rules")
+        ok = [p for p in counts if game.min_players <= p <= game.max_players]
+        if counts and not ok:
+            print(f"note: {stem} is for {game.min_players}-{game.max_players} players; skipped", file=sys.stderr)
+        runs += [(stem, game, p) for p in ok or [None]]
+
     if args.profile:
         import cProfile
         import pstats
-        for stem in stems:
-            game = load(ROOT / "games" / f"{stem}.rules")
-            players = max(game.min_players, min(GAMES[stem][1], game.max_players))
+        for stem, game, players in runs:
+            if players is None:
+                players = max(game.min_players, min(GAMES[stem][1], game.max_players))
             prof = cProfile.Profile()
             prof.runcall(play_interpreter, game, range(args.n), players, random.Random(args.seed).random)
             pstats.Stats(prof).sort_stats("tottime").print_stats(20)
         return 0
 
-    for stem in stems:
-        r = bench_game(stem, args.n, args.seed, args.repeat, (baseline or {}).get(stem))
+    for stem, game, players in runs:
+        r = bench_game(stem, args.n, args.seed, args.repeat, (baseline or {}).get(stem), players, game)
         if args.json:
             print(json.dumps(r))
             continue
