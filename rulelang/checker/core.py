@@ -1,0 +1,101 @@
+"""The checker as a whole: the order of the passes, and the entry points
+:func:`check` and :func:`check_expression`.
+
+Every name is declared first (so that bodies may refer to names declared
+further down), then the bodies are checked, then the actions as a whole.
+"""
+
+from __future__ import annotations
+
+from .. import ast as A
+from ..diagnostics import Diagnostic, Span
+from .actions import ActionChecks
+from .declarations import DeclarationChecks
+from .expressions import ExpressionChecks
+from .model import CheckedGame
+from .scope import Scope
+from .statements import StatementChecks
+
+
+class Checker(DeclarationChecks, ActionChecks, StatementChecks, ExpressionChecks):
+    """One check of one module: the mixins, one per concern, combined."""
+
+    # ------------------------------------------------------------ entry
+    def run(self) -> tuple[CheckedGame, list[Diagnostic]]:
+        """Check the whole module: the passes, in order.  Returns the checked game
+        and every diagnostic, sorted by position (stably: diagnostics at one
+        position stay in the order the passes found them)."""
+        items = self.m.items
+        by_type = {}
+        for it in items:
+            by_type.setdefault(type(it), []).append(it)
+        self._singletons(by_type)
+        for e in by_type.get(A.Enum, []):
+            self.check_enum(e)
+        for a in by_type.get(A.Attrs, []):
+            self.check_attrs(a)
+        for p in by_type.get(A.Param, []):
+            self.check_param_decl(p)
+        for c in by_type.get(A.Cards, []):
+            self.check_cards(c)
+        for z in by_type.get(A.Zone, []):
+            self.check_zone(z)
+        for v in by_type.get(A.Var, []):
+            self.declare_var(v)
+        for f in by_type.get(A.Function, []):
+            if self.declare_global(f.name, f.span, "a function"):
+                self.g.functions[f.name] = f
+        for a in by_type.get(A.Action, []):
+            if self.declare_global(a.name, a.span, "an action"):
+                self.g.actions[a.name] = a
+        # bodies, once every name is known
+        for p in by_type.get(A.Param, []):
+            self.check_param_values(p)
+        for v in by_type.get(A.Var, []):
+            self.check_var_default(v)
+        for d in by_type.get(A.Deck, []):
+            self.check_deck(d)
+        self.check_functions()
+        for a in self.g.actions.values():
+            self.check_action(a)
+        for s in by_type.get(A.Setup, []):
+            self.g.setup = s.body
+            self.check_block(s.body, Scope(), ctx={"turn": False, "action": None})
+        for s in by_type.get(A.Play, []):
+            self.g.play = s.body
+            self.check_block(s.body, Scope(), ctx={"turn": False, "action": None})
+        for o in by_type.get(A.Outcome, []):
+            self.check_outcome(o)
+        for inv in by_type.get(A.Invariant, []):
+            self.expect(self.expr(inv.cond, Scope(), {"turn": False}), "bool", inv.cond, "an invariant")
+            self.g.invariants.append(inv)
+        self.check_action_cycles()
+        for name, a in self.g.actions.items():
+            if name not in self.used_actions:
+                self.warn("RL114", f'action "{name}" is never offered by a choose', a.span)
+        self.g.nslots = self.slot
+        self.g.checker = self
+        self.g.warnings = [d for d in self.diags if d.severity == "warning"]
+        return self.g, sorted(self.diags, key=lambda d: (d.span.line, d.span.column))
+
+
+def check(module: A.Module) -> tuple[CheckedGame, list[Diagnostic]]:
+    """Check a parsed module; returns the checked game and every diagnostic (errors and warnings)."""
+    checker = Checker(module)
+    try:
+        return checker.run()
+    except RecursionError:  # a hand-built tree deeper than the parser allows
+        checker.err("RL001", "expression nested too deeply", Span(module.file, 1, 1, 1, 2))
+        return checker.g, sorted(checker.diags, key=lambda d: (d.span.line, d.span.column))
+
+
+def check_expression(g: CheckedGame, e) -> tuple[str, list[Diagnostic]]:
+    """Type-check an extra expression against a checked game (as if inside a
+    turn: ``me`` is the player to move).  Returns (type, diagnostics)."""
+    ch = g.checker
+    before = len(ch.diags)
+    t = ch.expr(e, Scope(), {"turn": True})
+    g.nslots = max(g.nslots, ch.slot)
+    new = ch.diags[before:]
+    del ch.diags[before:]
+    return t, new
