@@ -78,6 +78,7 @@ class Machine:
         self.cvar_defaults = None  # (state) -> list C
         self.deck = None  # (state) -> list of card ids in play
         self.start_zone = 0
+        self.winners_index = 0  # st.V[winners_index]: seats named by "end game with winners", or None
         self.score_fn = None
         self.tiebreaks = []
         self.outcome_slot = 0
@@ -91,7 +92,11 @@ class Machine:
         self.generated_sources = []
         self.cvar_initial = ()
         self.flow_slots = ()
-        self.invariants = []  # (closure, message, span)
+        self.invariants = []  # (closure, message, span): checked at decision points
+        self.records = []  # (name, doc, type, V index, per player): the game's record
+        self.achievements = []  # (text, function, span), read with achievement_slot = the player
+        self.achievement_slot = 0
+        self.always_invariants = []  # (closure, message, span): checked after every step too
         self.capacities = []  # (zone index, name, per player, kind, capacity, span)
         self.never_actions = []  # (action name, span of a require that is always false)
         self.coverage_points = []  # (kind, what, span)
@@ -269,10 +274,31 @@ class Machine:
                 st.pc, st.me, st.chance_n, st.done)
 
     def assert_invariants(self, st) -> None:
-        """Raise :class:`InvariantBroken` if a declared invariant or a zone
-        capacity fails now (checked after every step when fuzzing)."""
-        for message, span in self.broken_invariants(st, declared_only=True):
+        """Raise :class:`InvariantBroken` if an ``always invariant`` or a
+        zone's capacity fails now (checked after every step when fuzzing;
+        the other invariants hold between decisions, and are checked there
+        by broken_invariants)."""
+        for f, message, span in self.always_invariants:
+            try:
+                ok = f(st)
+            except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+                raise InvariantBroken(f"invariant could not be evaluated: {_explain(err)}", span) from None
+            if not ok:
+                raise InvariantBroken(message, span)
+        for message, span in self.broken_capacities(st):
             raise InvariantBroken(message, span)
+
+    def broken_capacities(self, st) -> list:
+        """[(message, span)] for each zone over its capacity."""
+        out = []
+        for index, name, per_player, kind, cap, span in self.capacities:
+            for p in (range(st.n) if per_player else (0,)):
+                size = len(st.Z[index * self.stride + p])
+                if size > cap:
+                    who = f" of player {p + 1}" if per_player else ""
+                    unit = "stacks" if kind == "stacks" else "cards"
+                    out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
+        return out
 
     def broken_invariants(self, st, declared_only=False) -> list:
         """[(message, span)] for every invariant that does not hold: the
@@ -287,13 +313,7 @@ class Machine:
                 continue
             if not ok:
                 out.append((message, span))
-        for index, name, per_player, kind, cap, span in self.capacities:
-            for p in (range(st.n) if per_player else (0,)):
-                size = len(st.Z[index * self.stride + p])
-                if size > cap:
-                    who = f" of player {p + 1}" if per_player else ""
-                    unit = "stacks" if kind == "stacks" else "cards"
-                    out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
+        out += self.broken_capacities(st)
         if declared_only:
             return out
         seen = {}
@@ -332,6 +352,8 @@ class Machine:
         if typ == "pile":
             z = self.zones[v // self.stride]
             return f"player {v % self.stride + 1}'s {z.name}" if z.per_player else f"the {z.name}"
+        if typ.startswith("list:"):
+            return ", ".join(self.value_text(typ[5:], x) for x in v) if v else "nothing"
         return str(v)
 
     def action_cards(self, action) -> list:
@@ -341,7 +363,13 @@ class Machine:
             ad = self.site_actions[action[0]].action
         except (IndexError, TypeError):
             raise IllegalAction(f"{action!r} is not an action of this game") from None
-        return [v for (_, t, _), v in zip(ad.params, action[1:]) if t == "card"]
+        out = []
+        for (_, t, _), v in zip(ad.params, action[1:]):
+            if t == "card":
+                out.append(v)
+            elif t == "list:card":
+                out.extend(v)
+        return out
 
     def action_text(self, st, action, hide=()) -> str:
         if not isinstance(action, tuple):
@@ -351,11 +379,17 @@ class Machine:
         except (IndexError, TypeError):
             raise IllegalAction(f"{action!r} is not an action of this game") from None
         ad = sa.action
-        values = {name: ("a hidden card" if t == "card" and v in hide else self.value_text(t, v))
-                  for (_, t, name), v in zip(ad.params, action[1:])}
+        values = {name: self._param_text(t, v, hide) for (_, t, name), v in zip(ad.params, action[1:])}
         if ad.template is not None:
             return ad.template.format(**values)
         return " ".join([ad.name] + [values[name] for _, _, name in ad.params])
+
+    def _param_text(self, t, v, hide) -> str:
+        if t == "card" and v in hide:
+            return "a hidden card"
+        if t == "list:card" and hide:
+            return ", ".join("a hidden card" if c in hide else self.card_names[c] for c in v) or "nothing"
+        return self.value_text(t, v)
 
     def to_python(self, typ, v):
         """A runtime value as plain Python: cards by name, stacks as lists of
@@ -403,6 +437,9 @@ class Machine:
         return out
 
     def winners(self, st) -> list:
+        named = st.V[self.winners_index]
+        if named is not None:  # "end game with winners ..."
+            return list(named)
         keys = []
         slot = self.outcome_slot
         try:

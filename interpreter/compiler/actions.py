@@ -67,8 +67,8 @@ class ActionCompiler:
                     self.m.never_actions.append((a.name, item.span))
             self.hoist_nodes(item.cond, level, level_of_slot, levels, inlines)
             levels[level].append(("req", None, item.cond))
-        plan = ([(slot, p.domain, p.high) for (slot, _, _), p in zip(params, a.params)], levels, prefilters,
-                inlines)
+        plan = ([(slot, p.domain, p.high, (p.min_size, p.max_size) if p.subsets else None)
+                 for (slot, _, _), p in zip(params, a.params)], levels, prefilters, inlines)
         enum = enumerator(self.exprs, self.has_copies, plan)
         return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span)
 

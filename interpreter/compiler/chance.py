@@ -51,3 +51,34 @@ class Shuffle:
         pile[k - 1], pile[j] = pile[j], pile[k - 1]
         st.L[self.slot] = k - 1
         return pc if k - 1 > 1 else pc + 1
+
+
+class RandomOrder:
+    """A shuffled copy of a list, Fisher-Yates, one uniform chance event per
+    position; the order is built in a slot (a new tuple at each event, so
+    clones never share it) and handed to ``setter`` when complete."""
+
+    __slots__ = ("slot", "left", "setter")
+
+    def __init__(self, slot, left, setter):
+        self.slot = slot  # the list so far, set by the EXEC before
+        self.left = left  # positions still to draw
+        self.setter = setter
+
+    def count(self, st):
+        k = st.L[self.left]
+        return k if k > 1 else 0
+
+    def skip(self, st, pc):
+        self.setter(st, st.L[self.slot])
+        return pc + 1
+
+    def resolve(self, st, j, pc):
+        k = st.L[self.left]
+        xs = list(st.L[self.slot])
+        xs[k - 1], xs[j] = xs[j], xs[k - 1]
+        st.L[self.slot] = tuple(xs)
+        st.L[self.left] = k - 1
+        if k - 1 > 1:
+            return pc
+        return self.skip(st, pc)

@@ -159,3 +159,24 @@ def deal(s, exprs: Expressions):
             st.loc[c] = inst
             K[c] |= seen
     return deal
+
+
+def deal_one(s, exprs: Expressions):
+    """One card of a ``deal``, from the top of the source to the destination;
+    returns the card (the caller checked there are enough)."""
+    src, dst = exprs.fn(s.source), exprs.fn(s.dest)
+    dt = exprs.t(s.dest)
+
+    def deal_one(st):
+        c = st.Z[src(st)].pop()
+        d = dst(st)
+        if dt == "stack":
+            inst = d >> STACK_SHIFT
+            st.Z[inst][d & STACK_MASK].append(c)
+        else:
+            inst = d
+            st.Z[d].append(c)
+        st.loc[c] = inst
+        st.K[c] |= st.vis[inst]
+        return c
+    return deal_one

@@ -346,6 +346,8 @@ class Expressions:
             return f"_can(st, {self.ns.ref(self.action_defs, '_a')}, {self.ns.ref(names)})"
         if f == "stack_of":
             return f"_stack_of(st, {self.expr(args[0], ctx)})"
+        if f == "is_winner":  # among the winners (meant for a finished game: achievements)
+            return f"({self.expr(args[0], ctx)} in st.m.winners(st))"
         if f == "count" and elem_type(self.t(args[0])) != "bool":
             return f"len({self.seq(args[0], ctx)})"
         return f"{self._AGG[f]}({self.seq(args[0], ctx)})"

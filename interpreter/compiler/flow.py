@@ -14,12 +14,13 @@ from rulelang.checker import CheckedGame
 from rulelang.diagnostics import NO_SPAN
 
 from ..machine import Machine, SiteAction
-from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM
+from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, STACK_MASK, STACK_SHIFT, RuleError
 from . import effects
-from .chance import RandomPick, Shuffle
+from .chance import RandomOrder, RandomPick, Shuffle
 from .expressions import Expressions
 from .fusion import fuse_blocks
 from .tree import all_blocks, preamble
+from .triggers import Triggers, cards_moved
 
 
 class FlowCompiler:
@@ -34,6 +35,7 @@ class FlowCompiler:
         self.code = m.code
         self.flow_slots = set()  # the slots that live across steps (part of a state's key)
         self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
+        self.triggers = Triggers(self)
 
     def compile(self, *blocks):
         """Lay out the blocks one after another, then END; fuse the straight runs."""
@@ -100,7 +102,8 @@ class FlowCompiler:
     def block(self, body):
         for st in body:
             self.stmt(st)
-            if self.check_invariants and isinstance(st, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap)):
+            if self.check_invariants and isinstance(st, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap,
+                                                         A.SetRandom, A.LetRandom)):
                 self.emit(EXEC, self.m.assert_invariants, None, st.span)
 
     def stmt(self, s):
@@ -131,13 +134,55 @@ class FlowCompiler:
         self.simple[self.emit(EXEC, lambda st: setter(st, get(st) + sign * f(st)), None, s.span)] = s
 
     def s_SetRandom(self, s):
-        self.emit(RANDOM, RandomPick(self.exprs.seq_fn(s.choices), self.setter(s.target)), None, s.span)
+        self.random(s.choices, self.setter(s.target), s.order, s.span)
+
+    def s_LetRandom(self, s):
+        k = self.g.res[id(s)]
+        self.flow_slots.add(k)
+
+        def set_slot(st, v):
+            st.L[k] = v
+        self.random(s.choices, set_slot, s.order, s.span)
+
+    def random(self, choices, setter, order, span):
+        """A chance step: one uniform pick, or (``order``) a uniformly random order."""
+        items = self.exprs.seq_fn(choices)
+        if not order:
+            self.emit(RANDOM, RandomPick(items, setter), None, span)
+            return
+        slot, left = self.new_slot(), self.new_slot()
+
+        def start_order(st):
+            xs = tuple(items(st))
+            st.L[slot] = xs
+            st.L[left] = len(xs)
+        self.emit(EXEC, start_order, None, span)
+        self.emit(RANDOM, RandomOrder(slot, left, setter), None, span)
+
+    def new_slot(self) -> int:
+        """A local slot of the compiled flow, beyond the checker's."""
+        k = self.m.nslots
+        self.m.nslots += 1
+        self.flow_slots.add(k)
+        return k
 
     def s_Require(self, s):
         raise AssertionError("require outside an action preamble")  # checker forbids
 
     def s_Move(self, s):
-        self.emit(EXEC, effects.move(s, self.exprs, self.m), None, s.span)
+        move = effects.move(s, self.exprs, self.m)
+        triggers = self.triggers.for_destination(s.dest)
+        if not triggers:
+            self.emit(EXEC, move, None, s.span)
+            return
+        cards = self.new_slot()
+        moving = cards_moved(self.exprs.t(s.what), self.exprs.fn(s.what), (STACK_SHIFT, STACK_MASK))
+
+        def move_noting_cards(st):
+            st.L[cards] = moving(st)
+            move(st)
+        self.emit(EXEC, move_noting_cards, None, s.span)
+        self.triggers.after_cards_enter(triggers, cards, s.span)
 
     def s_Swap(self, s):
         self.emit(EXEC, effects.swap(s, self.exprs, self.m), None, s.span)
@@ -146,7 +191,30 @@ class FlowCompiler:
         self.emit(EXEC, effects.reveal(s, self.exprs), None, s.span)
 
     def s_Deal(self, s):
-        self.emit(EXEC, effects.deal(s, self.exprs), None, s.span)
+        triggers = self.triggers.for_destination(s.dest)
+        if not triggers:
+            self.emit(EXEC, effects.deal(s, self.exprs), None, s.span)
+            return
+        # one card at a time, each followed by the triggers it fires
+        count, src = self.exprs.fn(s.count), self.exprs.fn(s.source)
+        left, cards = self.new_slot(), self.new_slot()
+        one = effects.deal_one(s, self.exprs)
+
+        def start(st):
+            st.L[left] = count(st)
+        self.emit(EXEC, start, None, s.span)
+        top = len(self.code)
+        jf = self.emit(JF, lambda st: st.L[left] > 0, None, s.span)
+
+        def deal_card(st):  # a trigger may end the game before the pile runs out
+            if not st.Z[src(st)]:
+                raise RuleError(f"cannot deal {st.L[left]} more cards from an empty pile")
+            st.L[cards] = (one(st),)
+            st.L[left] -= 1
+        self.emit(EXEC, deal_card, None, s.span)
+        self.triggers.after_cards_enter(triggers, cards, s.span)
+        self.emit(JMP, top, None, s.span)
+        self.patch(jf, len(self.code))
 
     def s_Shuffle(self, s):
         zone = self.exprs.fn(s.zone)
@@ -182,11 +250,21 @@ class FlowCompiler:
                 # a choice inside the action: its parameters live across it
                 self.flow_slots.update(slot for slot, _, _ in ad.params)
             self.block(body)
+            self.triggers.after_action(s.span)
             jumps.append(self.emit(JMP, None, None, s.span))
         for j in jumps:
             self.code[j] = (JMP, len(self.code), None, s.span)
 
     def s_EndGame(self, s):
+        if s.winners is not None:
+            who = self.exprs.fn(s.winners)
+            single = self.exprs.t(s.winners) == "player"
+            i = self.m.winners_index
+
+            def name_winners(st):
+                w = who(st)
+                st.V[i] = (w,) if single else tuple(sorted(set(w)))
+            self.emit(EXEC, name_winners, None, s.span)
         self.emit(END, None, None, s.span)
 
     def s_Pass(self, s):
@@ -282,6 +360,7 @@ class FlowCompiler:
             st.L[saved] = st.me
             st.me = who(st)
         self.emit(EXEC, enter, None, s.span)
+        self.triggers.before_turn(s.span)
         self.block(s.body)
 
         def leave(st):

@@ -7,6 +7,9 @@ Depends only on the runtime.
 
 from __future__ import annotations
 
+from itertools import combinations
+from math import comb
+
 from ..machine import _explain
 from ..runtime import STACK_MASK, STACK_SHIFT, RuleError
 
@@ -164,10 +167,39 @@ def dedupe(st, cards):
     return out
 
 
+MAX_SUBSETS = 100_000  # a set choice offering more sets than this is a rule error
+
+
+def subsets(st, cards, lo, hi):
+    """The sets of ``cards`` with ``lo`` to ``hi`` members (``hi`` None: up to
+    all), smallest first, each in the order of ``cards``; a set identical to
+    an earlier one (copies of the same cards) is offered once."""
+    cards = list(cards)
+    n = len(cards)
+    hi = n if hi is None else min(hi, n)
+    lo = max(lo, 0)
+    m = st.m
+    ids, cvars = m.card_name_ids, m.cvar_bases
+    keys = [(ids[c],) + tuple(st.C[b + c] for b in cvars) for c in cards]
+    out = []
+    seen = set()
+    total = 0
+    for k in range(lo, hi + 1):
+        total += comb(n, k)
+        if total > MAX_SUBSETS:
+            raise RuleError(f"a choice of {lo} to {hi} cards among {n} offers over {MAX_SUBSETS} sets")
+        for idx in combinations(range(n), k):
+            key = tuple(sorted(keys[i] for i in idx))
+            if key not in seen:
+                seen.add(key)
+                out.append(tuple(cards[i] for i in idx))
+    return out
+
+
 # The names the generated source calls these by.
 GENERATED_NAMES = {
     "_sign": sign, "_inter": intersection, "_union": union, "_count": count, "_dedupe": dedupe,
     "_stack": stack, "_stacks": stacks, "_lsal": least_sum_at_least, "_members": members_of,
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
-    "_can": can, "_stack_of": stack_of, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
+    "_can": can, "_stack_of": stack_of, "_subsets": subsets, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
 }

@@ -32,6 +32,8 @@ class Layout:
         # variables: st.V holds the game variables, then each player variable for every seat
         self.var_index = {name: i for i, name in enumerate(g.vars)}
         self.pvar_base = {name: len(g.vars) + k * self.stride for k, name in enumerate(g.player_vars)}
+        # after them, the winners named by "end game with winners" (None: the outcome decides)
+        self.winners_index = len(g.vars) + len(g.player_vars) * self.stride
         # card variables: st.C holds each one for every card
         self.cvar_base = {name: k * len(g.cards) for k, name in enumerate(g.card_vars)}
 
@@ -58,6 +60,7 @@ class Layout:
         if not piles:
             raise RuleError("the rules declare no pile zone for the cards to start in", NO_SPAN)
         m.start_zone = piles[0].index * stride
+        m.winners_index = self.winners_index
         for name, v in g.vars.items():
             m.var_names.append((name, g.types[id(v)], self.var_index[name]))
         for name, v in g.player_vars.items():
@@ -84,6 +87,7 @@ def compile_start(g: CheckedGame, m: Machine, exprs):
         V = [f(st) for f in V_defaults]
         for f in pv_defaults:
             V.extend([f(st)] * stride)
+        V.append(None)  # the winners named by "end game with winners"
         return V
 
     def cvar_defaults(st, cv_defaults=cv_defaults):

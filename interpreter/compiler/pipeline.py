@@ -38,7 +38,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     for name, a in g.actions.items():
         action_defs[name] = actions.compile_action(a)
     # 3. the flow: setup then play, then the end
-    check_invariants = check_invariants and bool(g.invariants or any(
+    check_invariants = check_invariants and (any(inv.always for inv in g.invariants) or any(
         z.capacity is not None for z in g.zones.values()))
     flow = FlowCompiler(g, m, exprs, action_defs, coverage, check_invariants)
     flow.compile(g.setup, g.play)
@@ -51,11 +51,25 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     m.tiebreaks = [(1 if hilo == "highest" else -1, exprs.fn(e)) for hilo, e in o.tiebreaks]
     # 5. invariants: declared ones, then the zones' capacities
     for inv in g.invariants:
-        m.invariants.append((exprs.fn(inv.cond), inv.message or "invariant broken", inv.span))
+        entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)
+        m.invariants.append(entry)
+        if inv.always:
+            m.always_invariants.append(entry)
     for z in g.zones.values():
         if z.capacity is not None:
             cap = z.capacity if isinstance(z.capacity, int) else params[z.capacity]
             m.capacities.append((z.index, z.name, z.per_player, z.kind, cap, z.span))
+    # 6. the game's record: counters, flags and achievements
+    for name, v in g.vars.items():
+        if v.record:
+            m.records.append((name, v.doc, g.types[id(v)], layout.var_index[name], False))
+    for name, v in g.player_vars.items():
+        if v.record:
+            m.records.append((name, v.doc, g.types[id(v)], layout.pvar_base[name], True))
+    if g.achievements is not None:
+        m.achievement_slot = g.achievement_slot
+        for item in g.achievements.items:
+            m.achievements.append((item.text, exprs.fn(item.cond), item.span))
     m.generated_sources = exprs.ns.sources
     return m
 

@@ -15,8 +15,13 @@ from .expressions import Alias, Expressions
 
 def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
     """Source of the values a parameter ranges over (identical copies once)."""
-    slot, dom, _ = param
+    slot, dom, _, sizes = param
     src = exprs.seq(dom, ctx)
+    if sizes is not None:  # a set of cards: every subset, each once
+        lo, hi = sizes
+        lo_src = exprs.expr(lo, ctx) if lo is not None else "0"
+        hi_src = exprs.expr(hi, ctx) if hi is not None else "None"
+        return f"_subsets(st, {src}, {lo_src}, {hi_src})"
     if has_copies and exprs.t(dom) in ("pile", "stack", "list:card"):
         return f"_dedupe(st, {src})"
     return src
@@ -24,7 +29,7 @@ def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
 
 def enumerator(exprs: Expressions, has_copies: bool, plan):
     """Nested loops for one action.  ``plan``: params [(slot, domain
-    node, high node or None)], levels [[(kind, slot, node)]] for 0..k
+    node, high node or None, (min, max) size nodes of a set choice or None)], levels [[(kind, slot, node)]] for 0..k
     (kind "req", "let" or "hoist"), prefilters [[node]] per parameter, and
     inlines {id(call): [(function parameter slot, argument)]}."""
     params, levels, prefilters, inlines = plan
@@ -66,7 +71,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan):
     for i, nodes in enumerate(prefilters):
         if not nodes:
             continue
-        slot, dom, _ = params[i]
+        slot = params[i][0]
         d = f"d{i}"
         var = f"v{i}"
         lines.append(f"    {d} = []")
@@ -83,7 +88,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan):
         filtered[i] = d
     indent = 4
     values = []
-    for i, (slot, dom, high) in enumerate(params):
+    for i, (slot, dom, high, _) in enumerate(params):
         pad = " " * indent
         var = f"v{i}"
         if i in filtered:

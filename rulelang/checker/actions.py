@@ -11,7 +11,7 @@ import string
 from .. import ast as A
 from ..diagnostics import did_you_mean
 from .base import CheckerBase
-from .model import ERR, elem_type
+from .model import ERR, elem_type, tname
 from .scope import Scope
 
 # The compiler copies the effects of each offered action (and of the actions
@@ -30,7 +30,18 @@ class ActionChecks(CheckerBase):
         pslots = []
         ctx = {"action": a.name, "turn": True, "params": {}}
         for i, p in enumerate(a.params):
-            if p.high is not None:
+            if p.subsets:
+                dt = self.expr(p.domain, scope, ctx)
+                if dt not in ("pile", "stack", "list:card", ERR):
+                    self.err("RL103", f"a set of cards is chosen among cards (a pile, a stack or a list of "
+                             f"cards); this is {tname(dt)}", p.domain.span)
+                for bound in (p.min_size, p.max_size):
+                    if bound is not None:
+                        self.expect(self.expr(bound, scope, ctx), "int", bound, "a number of cards")
+                t = "list:card"
+                if dt == "pile" or dt == "stack":
+                    self.check_visible_domain(p)
+            elif p.high is not None:
                 self.expect(self.expr(p.domain, scope, ctx), "int", p.domain, "a range bound")
                 self.expect(self.expr(p.high, scope, ctx), "int", p.high, "a range bound")
                 t = "int"

@@ -15,9 +15,10 @@ from .expressions import ExpressionChecks
 from .model import CheckedGame
 from .scope import Scope
 from .statements import StatementChecks
+from .triggers import TriggerChecks
 
 
-class Checker(DeclarationChecks, ActionChecks, StatementChecks, ExpressionChecks):
+class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, ExpressionChecks):
     """One check of one module: the mixins, one per concern, combined."""
 
     # ------------------------------------------------------------ entry
@@ -53,6 +54,7 @@ class Checker(DeclarationChecks, ActionChecks, StatementChecks, ExpressionChecks
             self.check_param_values(p)
         for v in by_type.get(A.Var, []):
             self.check_var_default(v)
+            self.check_record_var(v)
         for d in by_type.get(A.Deck, []):
             self.check_deck(d)
         self.check_functions()
@@ -64,8 +66,12 @@ class Checker(DeclarationChecks, ActionChecks, StatementChecks, ExpressionChecks
         for s in by_type.get(A.Play, []):
             self.g.play = s.body
             self.check_block(s.body, Scope(), ctx={"turn": False, "action": None})
+        for t in by_type.get(A.Trigger, []):
+            self.check_trigger(t)
         for o in by_type.get(A.Outcome, []):
             self.check_outcome(o)
+        for a in by_type.get(A.Achievements, []):
+            self.check_achievements(a)
         for inv in by_type.get(A.Invariant, []):
             self.expect(self.expr(inv.cond, Scope(), {"turn": False}), "bool", inv.cond, "an invariant")
             self.g.invariants.append(inv)

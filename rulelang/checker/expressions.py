@@ -144,6 +144,10 @@ class ExpressionChecks(CheckerBase):
             if ctx.get("const"):
                 self.err("RL109", '"me" has no value here', e.span)
                 return ERR
+            if not ctx.get("turn", True) or ctx.get("achievement"):
+                self.err("RL109", '"me" is the player whose turn it is: it has no value outside a '
+                         '"turn" block, an action or a trigger (name the player instead)', e.span)
+                return ERR
             self.g.res[id(e)] = ("me",)
             return "player"
         if n == "players":
@@ -327,8 +331,10 @@ class ExpressionChecks(CheckerBase):
                 self.err("RL103", f"{f} needs a collection; this is {tname(t0)}", e.args[0].span)
             return "int" if f == "size" else "bool"
         if f in ("top", "bottom"):
+            if t0.startswith("list:") and t0 != "list:card":
+                return t0[5:]  # the last / first item of any list
             if t0 not in ("pile", "stack", "list:card"):
-                self.err("RL103", f"{f} needs a pile or a stack; this is {tname(t0)}", e.args[0].span)
+                self.err("RL103", f"{f} needs a pile, a stack or a list; this is {tname(t0)}", e.args[0].span)
                 return ERR
             return "card"
         if f in ("increasing", "decreasing"):
@@ -337,6 +343,11 @@ class ExpressionChecks(CheckerBase):
         if f == "stack_of":
             self.expect(t0, "card", e.args[0], "stack_of's argument")
             return "stack"
+        if f == "is_winner":
+            if not ctx.get("achievement"):
+                self.err("RL109", "is_winner() tells who won a finished game: use it in the achievements", e.span)
+            self.expect(t0, "player", e.args[0], "is_winner's argument")
+            return "bool"
         if f in ("sign", "abs"):
             self.expect(t0, "int", e.args[0], f"{f}'s argument")
             return "int"

@@ -27,7 +27,7 @@ BUILTINS = {
     "min": (1, 2), "max": (1, 2), "sign": (1, 1), "abs": (1, 1),
     "intersection": (1, 1), "union": (1, 1), "least_sum_at_least": (2, 2),
     "next": (1, 2), "previous": (1, 2), "all_cards": (0, 0), "can": (1, 99),
-    "stack_of": (1, 1), "increasing": (1, 1), "decreasing": (1, 1),
+    "stack_of": (1, 1), "increasing": (1, 1), "decreasing": (1, 1), "is_winner": (1, 1),
 }
 GEN_FUNCS = ("sum", "count", "any", "all", "min", "max", "intersection", "union")
 RESERVED = {"me", "players", "player_count", "card"} | set(BUILTINS)
@@ -87,6 +87,10 @@ class CheckedGame:
     warnings: list = attrs.Factory(list)
     checker: object = None  # the Checker, kept to check extra expressions later
     invariants: list = attrs.Factory(list)  # A.Invariant
+    triggers: list = attrs.Factory(list)  # A.Trigger, in declaration order
+    trigger_slots: dict = attrs.Factory(dict)  # id(trigger) -> (card slot, owner slot or None)
+    achievements: A.Achievements | None = None
+    achievement_slot: int = 0
 
 
 def tname(t: str) -> str:

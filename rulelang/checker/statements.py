@@ -42,15 +42,19 @@ class StatementChecks(CheckerBase):
                 self.err("RL109", "a require must stand at the top of the action, not inside an if or a loop",
                          st.span)
             self.expect(self.expr(st.cond, scope, ctx), "bool", st.cond, "a requirement")
+        elif isinstance(st, A.LetRandom):
+            t = self.random_type(st, scope, ctx)
+            if st.name in RESERVED or st.name in self.global_names:
+                self.err("RL102", f'"{st.name}" is already defined; choose another name', st.span)
+            slot = self.new_slot()
+            scope.names[st.name] = (t, slot, ctx.get("action") is None)
+            self.g.res[id(st)] = slot
         elif isinstance(st, (A.Set, A.AugSet, A.SetRandom)):
             tt = self.target(st.target, scope, ctx)
             if isinstance(st, A.SetRandom):
-                ct = self.expr(st.choices, scope, ctx)
-                et = elem_type(ct) if ct != ERR else ERR
-                if et is None:
-                    self.err("RL103", f"random picks from a collection; this is {ct}", st.choices.span)
-                else:
-                    self.expect(et, tt, st.choices, "the random choice")
+                t = self.random_type(st, scope, ctx)
+                if t != ERR:
+                    self.expect(t, tt, st.choices, "the random order" if st.order else "the random choice")
             elif isinstance(st, A.AugSet):
                 self.expect(tt, "int", st.target, "the target of " + st.op)
                 self.expect(self.expr(st.expr, scope, ctx), "int", st.expr, "the value")
@@ -93,7 +97,13 @@ class StatementChecks(CheckerBase):
                     self.err("RL102", f'action "{n.id}" is offered twice', n.span)
                 seen.add(n.id)
                 self.used_actions.add(n.id)
-        elif isinstance(st, (A.EndGame, A.Pass)):
+        elif isinstance(st, A.EndGame):
+            if st.winners is not None:
+                wt = self.expr(st.winners, scope, ctx)
+                if wt not in ("player", "list:player", "players", ERR):
+                    self.err("RL103", f"the winners are a player or a list of players; this is {tname(wt)}",
+                             st.winners.span)
+        elif isinstance(st, A.Pass):
             pass
         elif isinstance(st, A.If):
             for cond, body in st.branches:
@@ -102,8 +112,8 @@ class StatementChecks(CheckerBase):
             if st.else_body is not None:
                 self.check_block(st.else_body, scope, dict(ctx, nested=True))
         elif isinstance(st, A.While):
-            if ctx.get("action") is not None:
-                self.err("RL109", "while loops belong in the game flow, not in an action", st.span)
+            if ctx.get("action") is not None or ctx.get("trigger"):
+                self.err("RL109", "while loops belong in the game flow, not in an action or a trigger", st.span)
             self.expect(self.expr(st.cond, scope, ctx), "bool", st.cond, "a condition")
             self.check_block(st.body, scope, dict(ctx, nested=True))
         elif isinstance(st, A.Repeat):
@@ -134,13 +144,25 @@ class StatementChecks(CheckerBase):
             self.g.res[(id(st), "counter")] = self.new_slot()
             self.check_block(st.body, inner, dict(ctx, nested=True), new_scope=False)
         elif isinstance(st, A.Turn):
-            if ctx.get("action") is not None:
-                self.err("RL109", "turn blocks belong in the game flow, not in an action", st.span)
+            if ctx.get("action") is not None or ctx.get("trigger"):
+                self.err("RL109", "turn blocks belong in the game flow, not in an action or a trigger", st.span)
             self.expect(self.expr(st.player, scope, ctx), "player", st.player, "whose turn it is")
             self.g.res[(id(st), "saved")] = self.new_slot()
             self.check_block(st.body, scope, dict(ctx, turn=True, nested=True))
         else:  # pragma: no cover
             self.err("RL109", f"unknown statement {type(st).__name__}", st.span)
+
+    def random_type(self, st, scope, ctx) -> str:
+        """The type of ``random C`` (an element of C) or ``random order of C`` (a list)."""
+        ct = self.expr(st.choices, scope, ctx)
+        if ct == ERR:
+            return ERR
+        et = elem_type(ct)
+        if et is None:
+            what = "random order of" if st.order else "random"
+            self.err("RL103", f"{what} takes a collection; this is {tname(ct)}", st.choices.span)
+            return ERR
+        return "list:" + et if st.order else et
 
     def target(self, t, scope, ctx) -> str:
         """Type of an assignable place, recording how it resolves."""

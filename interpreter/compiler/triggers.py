@@ -1,0 +1,136 @@
+"""Triggers compiled away: each trigger's body is laid out again at every
+place its event can happen, so the machine needs no event queue.
+
+- ``before every turn``: at the start of each ``turn`` block, ``me`` set;
+- ``after every action``: after the effects of each action a ``choose``
+  offers (a follow-up choice's action included);
+- ``when CARD enters ZONE(p) [if COND]``: after each ``move`` whose cards
+  may land in that zone, once per card that entered it, in the order they
+  were moved; a ``deal`` into such a zone moves one card at a time, so a
+  trigger that ends the game stops the rest of the deal.
+
+Several triggers for one event fire in the order they are declared.  A
+trigger does not fire from its own effects, directly or through other
+triggers: when that would happen, it is a rule error (a trigger that fired
+itself would never end), raised only if the event really happens.
+"""
+
+from __future__ import annotations
+
+from ..runtime import EXEC, JF, JMP, RuleError
+
+
+class Triggers:
+    def __init__(self, flow):
+        self.flow = flow
+        g = flow.g
+        self.g = g
+        by_event = {"enter": [], "action": [], "turn": []}
+        for t in g.triggers:
+            by_event[t.event].append(t)
+        self.enter = by_event["enter"]
+        self.action = by_event["action"]
+        self.turn = by_event["turn"]
+        self.firing = []  # the triggers whose bodies are being laid out, outermost first
+
+    # ------------------------------------------------------------ turn and action
+    def before_turn(self, span):
+        for t in self.turn:
+            self.expand(t, span)
+
+    def after_action(self, span):
+        for t in self.action:
+            self.expand(t, span)
+
+    def expand(self, t, span):
+        """Lay out ``t``'s body here (or a rule error if ``t`` is already firing)."""
+        flow = self.flow
+        if t in self.firing:
+            line = t.span.line
+
+            def fires_itself(st):
+                raise RuleError(f"the trigger at line {line} fires again from its own effects; "
+                                "it would never end")
+            flow.emit(EXEC, fires_itself, None, span)
+            return
+        self.firing.append(t)
+        try:
+            flow.probe("trigger", f"trigger at line {t.span.line} fired", t.span)
+            flow.block(t.body)
+        finally:
+            self.firing.pop()
+
+    # ------------------------------------------------------------ cards entering zones
+    def for_destination(self, dest) -> list:
+        """The card-entry triggers a move to ``dest`` may fire (those on
+        other zones are left out when the zone is known before play)."""
+        if not self.enter:
+            return []
+        r = self.g.res.get(id(dest))
+        zone = r[1] if r is not None and r[0] == "zone" else None
+        if zone is None:
+            return list(self.enter)
+        return [t for t in self.enter if t.zone == zone]
+
+    def after_cards_enter(self, triggers, cards_slot, span):
+        """For each card listed in ``cards_slot`` (in order), fire each of
+        ``triggers`` whose zone now holds it and whose pattern it matches."""
+        flow, g = self.flow, self.g
+        m = flow.m
+        stride = m.stride
+        index = flow.new_slot()
+        flow.emit(EXEC, _setter(index, 0), None, span)
+        top = len(flow.code)
+
+        def more(st):
+            return st.L[index] < len(st.L[cards_slot])
+        jf_end = flow.emit(JF, more, None, span)
+        for t in triggers:
+            card_slot, owner_slot = g.trigger_slots[id(t)]
+            zone_index = g.zones[t.zone].index
+            name_ids = m.card_name_ids
+            want = name_ids[g.card_names[t.card.value]] if t.card is not None else None
+            cond = flow.exprs.fn(t.cond) if t.cond is not None else None
+
+            def matches(st, card_slot=card_slot, owner_slot=owner_slot, zone_index=zone_index,
+                        want=want, cond=cond):
+                L = st.L
+                c = L[cards_slot][L[index]]
+                inst = st.loc[c]
+                if inst // stride != zone_index or (want is not None and name_ids[c] != want):
+                    return False
+                L[card_slot] = c
+                if owner_slot is not None:
+                    L[owner_slot] = inst % stride
+                return cond is None or cond(st)
+            jf = flow.emit(JF, matches, None, t.span)
+            self.expand(t, t.span)
+            flow.patch(jf, len(flow.code))
+
+        def step(st):
+            st.L[index] += 1
+        flow.emit(EXEC, step, None, span)
+        flow.emit(JMP, top, None, span)
+        flow.patch(jf_end, len(flow.code))
+
+
+def _setter(slot, value):
+    def set_slot(st):
+        st.L[slot] = value
+    return set_slot
+
+
+def cards_moved(wt: str, what, stride_mask):
+    """A function state -> the tuple of cards a ``move`` of ``what`` (of
+    type ``wt``) is about to move, read before it moves them."""
+    shift, mask = stride_mask
+    if wt == "card":
+        return lambda st: (what(st),)
+    if wt == "stack":
+        return lambda st: tuple(st.Z[what(st) >> shift][what(st) & mask])
+    if wt == "stacks":
+        return lambda st: tuple(c for s in st.Z[what(st)] for c in s)
+    if wt == "pile":
+        return lambda st: tuple(st.Z[what(st)])
+    return lambda st: tuple(what(st))
+
