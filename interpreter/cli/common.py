@@ -126,6 +126,23 @@ def _play_reported(state, agents, max_actions, path, seed, on_action=None) -> in
                        "see --max-actions", 1) from None
 
 
+def _record_lines(state, path) -> list:
+    """The game's record as text (see :mod:`interpreter.record`)."""
+    from ..record import record_lines
+    try:
+        return record_lines(state)
+    except RuleError as e:
+        raise _rule_failure(e, path) from None
+
+
+def _game_record(state, path) -> dict:
+    from ..record import game_record
+    try:
+        return game_record(state)
+    except RuleError as e:
+        raise _rule_failure(e, path) from None
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 

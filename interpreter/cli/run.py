@@ -9,7 +9,7 @@ import click
 
 from ..play import DeadState, Session
 from ..runtime import RuleError
-from .common import (_dead_state_failure, _load_game, _new_state, _num_players, _params_text,
+from .common import (_dead_state_failure, _record_lines, _load_game, _new_state, _num_players, _params_text,
                      _play_reported, _plural, _rule_failure, _seats, _seed, make_agents)
 from .group import RULES_FILE, _usage_error, cli, game_options, max_actions_option
 
@@ -59,6 +59,12 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
         click.echo(f"winner: P{winners[0] + 1}")
     else:
         click.echo("winners: " + ", ".join(f"P{w + 1}" for w in winners) + " (shared win)")
+    lines = _record_lines(state, file)
+    if lines:
+        click.echo("")
+        click.echo("record:")
+        for line in lines:
+            click.echo(f"  {line}")
 
 
 @cli.command("play")
