@@ -143,7 +143,7 @@ def legal(B, b, st):
 def project(B, b):
     """The baseline's position, in the interpreter's card names."""
     n = b.n
-    deck = list(b.deck) + ([B.MOON] if b.moon_drawn else [])  # the interpreter leaves the moon on the pile
+    deck = list(b.deck)  # the moon, once drawn, is in neither pile: compared without it
     meadow = [c for c in (B.RED, B.GREEN, B.PURPLE) for _ in range(b.meadow[c])]
     return {
         "draw_pile": [NAMES[c] for c in deck],
@@ -161,10 +161,14 @@ def project(B, b):
 def project_state(st):
     """The interpreter's position in the same form as :func:`project`."""
     n = st.num_players
+
     z = st.zone_cards
+
+    def hand(p):  # the moon, once drawn, lies in a hand in the rules file: left out
+        return sorted(c for c in z("hand", p) if c != "Moon")
     return {
         "draw_pile": z("draw_pile"),
-        "hands": [sorted(z("hand", p)) for p in range(n)],
+        "hands": [hand(p) for p in range(n)],
         "henhouses": [z("henhouse", p) for p in range(n)],
         "roosters": [len(z("roost", p)) for p in range(n)],
         "meadow": sorted(z("meadow")),

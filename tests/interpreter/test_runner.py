@@ -212,7 +212,7 @@ def test_simulate_json():
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
     assert set(data) == {"games", "players", "seed", "mean_actions", "wins_per_seat", "mean_scores",
-                         "games_per_s", "params"}
+                         "capped", "achievements", "games_per_s", "params"}
     assert data["games"] == 20 and data["players"] == 2 and data["seed"] == 7
     assert len(data["wins_per_seat"]) == len(data["mean_scores"]) == 2
     assert sum(data["wins_per_seat"]) == pytest.approx(20)
