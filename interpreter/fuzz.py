@@ -49,6 +49,7 @@ import attrs
 
 from .game import Game, load
 from .machine import InvariantBroken
+from .record import game_record
 from .runtime import IllegalAction, RuleError
 
 KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash")
@@ -226,6 +227,15 @@ class _Fuzzer:
         self.played_games = 0
         self.played_actions = 0
         self.chosen = {}  # action name -> times played
+        self.achieved = {}  # achievement text -> finished games in which someone reached it
+
+    def note_achievements(self, final):
+        try:
+            reached = game_record(final)["achievements"]
+        except RuleError:  # reported as a rule error by the rules' own tests, not here
+            return
+        for text, seats in reached.items():
+            self.achieved[text] = self.achieved.get(text, 0) + bool(seats)
 
     def game(self, varied: tuple) -> Game:
         g = self.games.get(varied)
@@ -320,6 +330,8 @@ class _Fuzzer:
                 last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
                 last["found"] = found
                 raise found from err
+            if final is not None and final.is_terminal and final.m.achievements:
+                self.note_achievements(final)
             if "nondeterminism" not in skip and self.played_games % 5 == 1 and final is not None \
                     and final.is_terminal:
                 again, index = replay(game, players, game_seed, texts)
@@ -462,11 +474,23 @@ def _coverage(fz, report):
             points = m.coverage_points
             for i, c in enumerate(m.coverage_counts):
                 counts[i] = counts.get(i, 0) + c
+    # a trigger's body is laid out at every place it can fire: its copies count as one
+    merged = {}
     for i, (kind, what, span) in enumerate(points or ()):
-        report.coverage.append({"kind": kind, "what": what, "where": _where(span), "count": counts.get(i, 0)})
-        if not counts.get(i):
-            report.unused.append(f"{_where(span)}: {what} never happened")
+        key = (kind, what, _where(span))
+        merged[key] = merged.get(key, 0) + counts.get(i, 0)
+    for (kind, what, where), n in merged.items():
+        report.coverage.append({"kind": kind, "what": what, "where": where, "count": n})
+        if not n:
+            report.unused.append(f"{where}: {what} never happened")
     game = next(iter(fz.games.values()))
+    if game.checked.achievements is not None:
+        for item in game.checked.achievements.items:
+            n = fz.achieved.get(item.text, 0)
+            report.coverage.append({"kind": "achievement", "what": f'achievement "{item.text}" reached',
+                                    "where": str(item.span), "count": n})
+            if not n:
+                report.unused.append(f'{item.span}: achievement "{item.text}" was never reached')
     for name, a in game.checked.actions.items():
         n = fz.chosen.get(name, 0)
         report.coverage.append({"kind": "action", "what": f"action {name} played", "where": str(a.span),

@@ -49,7 +49,13 @@ class Game:
 
     @property
     def params(self) -> dict:
+        """The parameters' values for the smallest player count (see
+        :meth:`params_for`: a default may depend on the count)."""
         return dict(self.machine.params)
+
+    def params_for(self, num_players: int | None) -> dict:
+        """The parameters' values in a game of ``num_players``."""
+        return dict(self.machine_for(num_players).params)
 
     @property
     def min_players(self) -> int:
@@ -59,11 +65,27 @@ class Game:
     def max_players(self) -> int:
         return self.machine.players[1]
 
-    def param_info(self) -> list:
-        """(name, kind, type, value, doc) for each declared parameter."""
+    def param_info(self, num_players: int | None = None) -> list:
+        """(name, kind, type, value, doc) for each declared parameter, with
+        its value in a game of ``num_players`` (default: the smallest count)."""
+        values = self.machine_for(num_players).params
         out = []
         for name, p in self.checked.params.items():
-            out.append((name, p.kind, self.checked.types[id(p)], self.machine.params[name], p.doc))
+            out.append((name, p.kind, self.checked.types[id(p)], values[name], p.doc))
+        return out
+
+    def param_values_by_players(self) -> dict:
+        """{name: {player count: value}} for the parameters whose value
+        changes with the player count."""
+        if not self.per_players:
+            return {}
+        lo, hi = self.machine.players
+        by_count = {n: self.machine_for(n).params for n in range(lo, hi + 1)}
+        out = {}
+        for name in self.checked.params:
+            values = {n: by_count[n][name] for n in by_count}
+            if len(set(map(repr, values.values()))) > 1:
+                out[name] = values
         return out
 
     def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
@@ -90,12 +112,13 @@ class Game:
         t, diags = check_expression(self.checked, e)
         if [d for d in diags if d.severity == "error"]:
             raise RulesError(diags, text)
-        f = expression_function(self.checked, self.machine, e)
-        need = max(self.checked.nslots + 1, self.machine.nslots)
+        m = self.machine_for(state.num_players)  # this game's parameter values for the state's player count
+        f = expression_function(self.checked, m, e)
+        need = max(self.checked.nslots + 1, m.nslots)
         if len(state.L) < need:
             state.L.extend([0] * (need - len(state.L)))
         value = f(state)
-        return self.machine.to_python(t, value)
+        return m.to_python(t, value)
 
     def with_params(self, /, **overrides) -> "Game":
         params = dict(self.overrides)

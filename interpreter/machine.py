@@ -270,7 +270,8 @@ class Machine:
         stacks = self.stack_instances
         Z = tuple(tuple(tuple(s) for s in z) if i in stacks else tuple(z) for i, z in enumerate(st.Z))
         L = st.L
-        return (Z, tuple(st.V), tuple(st.C), tuple(L[s] for s in self.flow_slots),
+        return (Z, tuple(st.V), tuple(st.C),
+                tuple(tuple(v) if isinstance(v, list) else v for v in (L[s] for s in self.flow_slots)),
                 st.pc, st.me, st.chance_n, st.done)
 
     def assert_invariants(self, st) -> None:

@@ -11,7 +11,7 @@ import rulelang
 from ..compiler import ParamError, compile_game
 from ..runtime import RuleError
 from ..static import check_machine
-from .common import _load_game, _plural, _print_diagnostics, _value_text
+from .common import _load_game, _num_players, _plural, _print_diagnostics, _value_text
 from .group import RULES_FILE, _Failure, _usage_error, cli
 
 
@@ -58,26 +58,44 @@ def check_cmd(file):
 
 @cli.command("params")
 @click.argument("file", type=RULES_FILE)
-def params_cmd(file):
+@click.option("--players", type=int, default=None, help="Show the defaults for this many players.")
+def params_cmd(file, players):
     """List the parameters and options a rules file declares.
 
     Shows each one's name, kind (param or option), type, default value and
-    description.  Change them with --set NAME=VALUE when running or
-    simulating.
+    description.  A default that depends on the number of players is shown
+    for each count (or for --players N only).  Change them with --set
+    NAME=VALUE when running or simulating.
 
     \b
-    Example:
+    Examples:
       rulerun params games/emu_ranchers.rules
+      rulerun params games/desplumados.rules --players 5
     """
     game = _load_game(file, {})
-    info = game.param_info()
+    if players is not None:
+        _num_players(game, players)  # a count the game allows, or a usage error
+    info = game.param_info(players)
     if not info:
         click.echo(f"{game.title} ({file}) declares no parameters")
         return
+    by_players = {} if players is not None else game.param_values_by_players()
     rows = [("name", "kind", "type", "default", "description")]
-    rows += [(name, kind, str(typ), _value_text(value), doc or "") for name, kind, typ, value, doc in info]
+    rows += [(name, kind, str(typ), _by_count(by_players[name]) if name in by_players else _value_text(value),
+              doc or "") for name, kind, typ, value, doc in info]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     click.echo(f"{game.title} ({file}): set with --set NAME=VALUE")
     click.echo("")
     for r in rows:
         click.echo("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[4])
+
+
+def _by_count(values: dict) -> str:
+    """``{3: 5, 4: 5, 5: 4}`` as "5 (3-4 players), 4 (5 players)"."""
+    runs = []  # [value, first count, last count]
+    for n, v in values.items():
+        if runs and runs[-1][0] == v and runs[-1][2] == n - 1:
+            runs[-1][2] = n
+        else:
+            runs.append([v, n, n])
+    return ", ".join(f"{_value_text(v)} ({a}{'' if a == b else f'-{b}'} players)" for v, a, b in runs)

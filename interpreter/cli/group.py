@@ -5,6 +5,7 @@ and the options several commands share.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -80,6 +81,13 @@ class DefaultCommandGroup(click.Group):
                 raise
             click.echo(f"{PROG}: interrupted", err=True)
             sys.exit(130)
+        except Exception as e:  # a bug of rulerun itself: one line, not a traceback
+            if not standalone_mode or os.environ.get("RULERUN_DEBUG"):
+                raise
+            click.echo(f"{PROG}: internal error: {type(e).__name__}: {e}. This is a bug in {PROG}, not in "
+                       f"your rules; please report it with the command you ran "
+                       f"(RULERUN_DEBUG=1 shows the traceback)", err=True)
+            sys.exit(70)
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv

@@ -41,7 +41,7 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
     state = _new_state(game, seed, n, file)
     click.echo(f"{game.title} ({file})")
     click.echo(f"players: {n}  seed: {seed}")
-    click.echo(f"params: {_params_text(game.params)}")
+    click.echo(f"params: {_params_text(game.params_for(n))}")
     click.echo("")
 
     def log(number, seat, text):
@@ -113,7 +113,7 @@ def play_cmd(file, players, seed, params, humans):
     click.echo(f"players: {n}  you: {', '.join(f'P{p + 1}' for p in human)}  "
                f"bots: {', '.join(f'P{p + 1}' for p in bots) or 'none'}"
                + (f"  seed: {seed}" if given else ""))
-    click.echo(f"params: {_params_text(game.params)}")
+    click.echo(f"params: {_params_text(game.params_for(n))}")
     click.echo("Type help at the prompt for how to answer.")
     session = Session(state, human, make_agents(seed, n), title=game.title, seed=seed)
     try:

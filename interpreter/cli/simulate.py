@@ -93,11 +93,11 @@ def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
             "achievements": {text: {"games": anyone, "per_seat": counts}
                              for text, (anyone, counts) in reached.items()},
             "games_per_s": round(per_s, 3) if per_s != float("inf") else None,
-            "params": game.params,
+            "params": game.params_for(n),
         }, indent=2))
         return
     click.echo(f"{game.title} ({file}): {games} games, {n} players, seeds {seed}..{seed + games - 1}")
-    click.echo(f"params: {_params_text(game.params)}")
+    click.echo(f"params: {_params_text(game.params_for(n))}")
     click.echo(f"mean actions per game: {mean_actions:.1f}")
     click.echo("")
     click.echo(f"{'seat':<6}{'wins':>10}{'win %':>9}{'mean score':>14}")

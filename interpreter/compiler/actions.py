@@ -102,7 +102,8 @@ class ActionCompiler:
     def inlinable(self, e) -> bool:
         """A call to a user function that the action calls once, with no
         lets, whose arguments are cheap to repeat (names, literals, x.attr)."""
-        if self.g.res.get(id(e), ("",))[0] != "func" or self.called.get(e.func, 0) != 1:
+        if not isinstance(e, A.Call) or self.g.res.get(id(e), ("",))[0] != "func" \
+                or self.called.get(e.func, 0) != 1:
             return False
         if self.g.functions[e.func].lets:
             return False
