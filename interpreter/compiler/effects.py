@@ -12,6 +12,15 @@ from ..runtime import STACK_MASK, STACK_SHIFT, RuleError, take_card
 from .expressions import Expressions
 
 
+def landing(st, d, is_stack: bool):
+    """(zone instance, list of cards) where cards put on ``d`` (a pile, or
+    an encoded stack) land."""
+    if is_stack:
+        inst = d >> STACK_SHIFT
+        return inst, st.Z[inst][d & STACK_MASK]
+    return d, st.Z[d]
+
+
 def move(s, exprs: Expressions, m: Machine):
     wt = exprs.t(s.what)
     what = exprs.fn(s.what)
@@ -33,12 +42,7 @@ def move(s, exprs: Expressions, m: Machine):
                 st.loc[c] = d
                 K[c] |= seen
             return
-        if dt == "stack":
-            inst = d >> STACK_SHIFT
-            pile = st.Z[inst][d & STACK_MASK]
-        else:
-            inst = d
-            pile = st.Z[d]
+        inst, pile = landing(st, d, dt == "stack")
         if where == "top":
             pile.extend(cards)
         else:
@@ -145,13 +149,7 @@ def deal(s, exprs: Expressions):
         pile = st.Z[src(st)]
         if k > len(pile):
             raise RuleError(f"cannot deal {k} cards from a pile of {len(pile)}")
-        d = dst(st)
-        if dt == "stack":
-            inst = d >> STACK_SHIFT
-            target = st.Z[inst][d & STACK_MASK]
-        else:
-            inst = d
-            target = st.Z[d]
+        inst, target = landing(st, dst(st), dt == "stack")
         K, seen = st.K, st.vis[inst]
         for _ in range(k):
             c = pile.pop()
@@ -169,13 +167,8 @@ def deal_one(s, exprs: Expressions):
 
     def deal_one(st):
         c = st.Z[src(st)].pop()
-        d = dst(st)
-        if dt == "stack":
-            inst = d >> STACK_SHIFT
-            st.Z[inst][d & STACK_MASK].append(c)
-        else:
-            inst = d
-            st.Z[d].append(c)
+        inst, target = landing(st, dst(st), dt == "stack")
+        target.append(c)
         st.loc[c] = inst
         st.K[c] |= st.vis[inst]
         return c
