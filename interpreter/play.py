@@ -36,7 +36,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from .runtime import IllegalAction
+from .record import record_lines
+from .runtime import IllegalAction, RuleError
 
 HIDDEN_CARD = "a hidden card"
 COMMANDS = {"help": "help", "?": "help", "show": "show", "log": "log", "quit": "quit", "exit": "quit"}
@@ -567,6 +568,14 @@ class Session:
             self.say(f"Winner: {named[0]}")
         else:
             self.say("Winners: " + ", ".join(named) + " (shared win)")
+        try:
+            lines = record_lines(st)
+        except RuleError as e:
+            lines = [f"(the record cannot be computed: {e.message})"]
+        if lines:
+            self.say("Record:")
+            for line in lines:
+                self.say(f"  {line}")
         if self.seed is not None:
             self.say(f"Game seed: {self.seed}")
 
