@@ -97,6 +97,7 @@ class Machine(MachineViews):
         self.records = []  # (name, doc, type, V index, per player): the game's record
         self.achievements = []  # (text, function, span), read with achievement_slot = the player
         self.achievement_slot = 0
+        self.domain_cache = None  # {id(pile): its cards without identical copies}, while a choice is searched
         self.always_invariants = []  # (closure, message, span): checked after every step too
         self.capacities = []  # (zone index, name, per player, kind, capacity, span)
         self.never_actions = []  # (action name, span of a require that is always false)
@@ -257,11 +258,20 @@ class Machine(MachineViews):
     def enumerate_site(self, st: State) -> list:
         op, site, _, span = self.code[st.pc]
         out = []
+        # the actions of one choice often range over the same pile: its copies
+        # are told apart once (nothing moves while the choice is searched)
+        self.domain_cache = {}
         try:
             for sa in self.sites[site]:
                 sa.action.enumerate(st, out, (sa.uid,))
         except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
             raise RuleError(_explain(err), span) from None
+        except RuleError as err:
+            if err.span is None:
+                raise RuleError(err.message, span) from None
+            raise
+        finally:
+            self.domain_cache = None
         return out
 
     # ------------------------------------------------------------ checks

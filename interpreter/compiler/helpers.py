@@ -7,8 +7,8 @@ Depends only on the runtime.
 
 from __future__ import annotations
 
-from itertools import combinations
-from math import comb
+from itertools import combinations, product
+from math import comb, prod
 
 from ..machine import _explain
 from ..runtime import STACK_MASK, STACK_SHIFT, RuleError
@@ -152,18 +152,45 @@ def stacks(st, inst):
     return range(base, base + len(st.Z[inst]))
 
 
+def copy_keys(st, cards) -> list:
+    """For each card, what makes it the same move as another: its name, and
+    its card variables."""
+    m = st.m
+    ids, cvars = m.card_name_ids, m.cvar_bases
+    if not cvars:
+        return [ids[c] for c in cards]
+    C = st.C
+    if len(cvars) == 1:
+        b0 = cvars[0]
+        return [(ids[c], C[b0 + c]) for c in cards]
+    if len(cvars) == 2:
+        b0, b1 = cvars
+        return [(ids[c], C[b0 + c], C[b1 + c]) for c in cards]
+    return [(ids[c], *[C[b + c] for b in cvars]) for c in cards]
+
+
 def dedupe(st, cards):
     """The cards of a domain, skipping a copy identical to an earlier one
     (same name, same card variables): choosing either is the same move."""
-    m = st.m
-    ids, cvars = m.card_name_ids, m.cvar_bases
-    seen = set()
-    out = []
-    for c in cards:
-        key = (ids[c],) + tuple(st.C[b + c] for b in cvars) if cvars else ids[c]
-        if key not in seen:
-            seen.add(key)
-            out.append(c)
+    cache = st.m.domain_cache
+    if cache is not None:
+        hit = cache.get(id(cards))
+        if hit is not None and hit[0] is cards:
+            return hit[1]
+    original = cards
+    cards = list(cards)
+    keys = copy_keys(st, cards)
+    if len(set(keys)) == len(keys):
+        out = cards
+    else:
+        seen = set()
+        out = []
+        for c, key in zip(cards, keys):
+            if key not in seen:
+                seen.add(key)
+                out.append(c)
+    if cache is not None:
+        cache[id(original)] = (original, out)
     return out
 
 
@@ -172,27 +199,50 @@ MAX_SUBSETS = 100_000  # a set choice offering more sets than this is a rule err
 
 def subsets(st, cards, lo, hi):
     """The sets of ``cards`` with ``lo`` to ``hi`` members (``hi`` None: up to
-    all), smallest first, each in the order of ``cards``; a set identical to
-    an earlier one (copies of the same cards) is offered once."""
+    all), smallest first.  Identical copies make one choice, so a set is
+    offered once: the cards are grouped by :func:`copy_keys` (groups in the
+    order of their first card) and each set takes the first cards of each
+    group, most of the earlier groups first."""
     cards = list(cards)
     n = len(cards)
     hi = n if hi is None else min(hi, n)
     lo = max(lo, 0)
-    m = st.m
-    ids, cvars = m.card_name_ids, m.cvar_bases
-    keys = [(ids[c],) + tuple(st.C[b + c] for b in cvars) for c in cards]
-    out = []
-    seen = set()
-    total = 0
-    for k in range(lo, hi + 1):
-        total += comb(n, k)
+    groups = {}
+    for c, key in zip(cards, copy_keys(st, cards)):
+        groups.setdefault(key, []).append(c)
+    groups = list(groups.values())
+    if len(groups) == n:  # no copies: plain combinations, in the order of the cards
+        total = sum(comb(n, k) for k in range(lo, hi + 1))
         if total > MAX_SUBSETS:
             raise RuleError(f"a choice of {lo} to {hi} cards among {n} offers over {MAX_SUBSETS} sets")
-        for idx in combinations(range(n), k):
-            key = tuple(sorted(keys[i] for i in idx))
-            if key not in seen:
-                seen.add(key)
-                out.append(tuple(cards[i] for i in idx))
+        return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
+    sizes = [len(gr) for gr in groups]
+    if prod(x + 1 for x in sizes) <= 4096:  # few groups: every count of each, filtered
+        by_size = [[] for _ in range(hi + 1)]
+        for counts in product(*[range(x, -1, -1) for x in sizes]):
+            k = sum(counts)
+            if lo <= k <= hi:
+                by_size[k].append(tuple(c for gr, t in zip(groups, counts) for c in gr[:t]))
+        out = [x for same in by_size for x in same]
+        if len(out) > MAX_SUBSETS:
+            raise RuleError(f"a choice of {lo} to {hi} cards among {n} offers over {MAX_SUBSETS} sets")
+        return out
+    out = []
+    g = len(groups)
+
+    def pick(i, left, chosen):
+        if i == g:
+            if not left:
+                out.append(tuple(chosen))
+                if len(out) > MAX_SUBSETS:
+                    raise RuleError(f"a choice of {lo} to {hi} cards among {n} offers over {MAX_SUBSETS} sets")
+            return
+        group = groups[i]
+        for take in range(min(left, len(group)), -1, -1):
+            pick(i + 1, left - take, chosen + group[:take])
+
+    for k in range(lo, hi + 1):
+        pick(0, k, [])
     return out
 
 
