@@ -1013,3 +1013,31 @@ def test_random_play_to_the_end(n):
             assert set(cards) <= set(HENS) | {IMPOSTOR}
             assert len({c for c in cards if c in COLOURED}) <= 1
             assert len(cards) <= CAPACITY[n]
+
+
+# ---------------------------------------------------------------- the game need not end
+def test_meadow_visits_can_go_on_for_ever():
+    # The rules bound neither meadow visits nor thefts, and neither draws a card:
+    # three players each holding one hen of a different colour, the meadow
+    # holding one of each, can swap with the meadow for ever.  Each always can
+    # (their colour is never twice in the meadow), so a fixed way of playing
+    # comes back to a position it has seen: the game as written need not end.
+    st = arrange(start(3), hands={0: [DOG, DOG, DOG, RED], 1: [DOG, DOG, DOG, GREEN],
+                                  2: [DOG, DOG, DOG, PURPLE]},
+                 meadow=[RED, GREEN, PURPLE])
+    pile = st.zone_cards("draw_pile")
+    seen = {}
+    for turn in range(60):
+        key = st.key()
+        if key in seen:
+            break
+        seen[key] = turn
+        visits = [t for t in texts(st) if t.startswith("give ")]
+        assert visits, texts(st)
+        st.apply_text(visits[0])
+        taken = [t for t in texts(st) if t.endswith("in your hand")]
+        st.apply_text(taken[0])
+    else:
+        raise AssertionError("no position came back")
+    assert turn >= 3 and not st.is_terminal
+    assert st.zone_cards("draw_pile") == pile  # nobody drew: the moon never comes
