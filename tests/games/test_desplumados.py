@@ -492,6 +492,18 @@ def test_a_hen_stolen_into_the_henhouse_wins_at_once():
     assert house(st, 0) == [RED] * 5 and house(st, 1) == [RED]
 
 
+def test_the_win_is_checked_after_a_fox_too():
+    # The win is checked after every action, whoever's henhouse it is: a
+    # henhouse laid out with five red hens (no action has checked it yet)
+    # whose rooster the fox eats instead of a hen wins right after the fox.
+    st = arrange(start(3), hands={0: [FOX, DOG, DOG, DOG]}, houses={1: [RED] * 5}, roosts={1: [ROOSTER]},
+                 top=[DOG, DOG])
+    st.apply_text(f"set {FOX} loose")
+    assert st.is_terminal and st.winners() == [1]
+    assert house(st, 1) == [RED] * 5 and roost(st, 1) == []
+    assert hand(st, 0) == [DOG, DOG, DOG]  # the win came before the fox's player drew
+
+
 def test_a_meadow_hen_put_in_the_henhouse_wins_at_once():
     st = arrange(start(5), hands={0: [GREEN, DOG, DOG, DOG]}, houses={0: [PURPLE] * 3},
                  meadow=[RED, GREEN, PURPLE])
