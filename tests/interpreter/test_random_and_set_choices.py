@@ -1,0 +1,250 @@
+"""Random lets and random orders (exact chance trees with
+``explicit_chance=True``, seeded runs) and set choices (``cs in subsets of
+Z sized a..b``) at play time."""
+
+from __future__ import annotations
+
+import time
+from itertools import permutations
+from math import factorial
+
+import pytest
+
+from interpreter import CHANCE, RuleError, load
+
+
+def load_text(tmp_path, text, name="t.rules", **kw):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return load(path, **kw)
+
+
+def digits(values) -> int:
+    out = 0
+    for v in values:
+        out = out * 10 + v
+    return out
+
+
+V = {"A": 1, "B": 2, "C": 3}
+
+
+# ================================================================ random lets and orders
+ORDER = '''game "orders"
+players 1..6
+cards:
+  "X"
+zone deck: pile, public
+var order: list of player = [p for p in players if false]
+var pick: player = 0
+action go "go":
+  pass
+setup:
+  {stmt}
+play:
+  turn 0:
+    choose go
+outcome(p):
+  score 0
+'''
+
+ORDER_STMTS = {
+    "let": "let o = random order of players\n  set order = o",
+    "set": "set order = random order of players",
+    "set of a list": "set order = random order of [p for p in players]",
+}
+
+
+def leaves(state, prob=1.0, path=()):
+    """Every end of the chance tree from ``state``: (state, probability, outcome counts on the way)."""
+    if state.current_player == CHANCE:
+        outcomes = state.chance_outcomes()
+        for o, p in outcomes:
+            s = state.clone()
+            s.apply(o)
+            yield from leaves(s, prob * p, path + (len(outcomes),))
+    else:
+        yield state, prob, path
+
+
+@pytest.mark.parametrize("how", sorted(ORDER_STMTS))
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_random_order_is_k_minus_1_chance_nodes_reaching_every_permutation_once(tmp_path, how, k):
+    game = load_text(tmp_path, ORDER.replace("{stmt}", ORDER_STMTS[how]), explicit_chance=True)
+    found = list(leaves(game.new_state(1, k)))
+    assert all(path == tuple(range(k, 1, -1)) for _, _, path in found)
+    orders = [tuple(s.get_var("order")) for s, _, _ in found]
+    assert len(orders) == factorial(k)
+    assert sorted(orders) == sorted(permutations(range(k)))  # each exactly once
+    assert all(p == pytest.approx(1 / factorial(k)) for _, p, _ in found)
+
+
+@pytest.mark.parametrize("expr,want", [("[p for p in players if false]", ()),
+                                       ("[p for p in players if p == 1]", (1,))])
+def test_random_order_of_fewer_than_two_items_has_no_chance_node(tmp_path, expr, want):
+    game = load_text(tmp_path, ORDER.replace("{stmt}", f"set order = random order of {expr}"),
+                     explicit_chance=True)
+    state = game.new_state(1, 3)
+    assert state.current_player == 0
+    assert tuple(state.get_var("order")) == want
+
+
+def test_random_pick_is_one_uniform_chance_node(tmp_path):
+    game = load_text(tmp_path, ORDER.replace("{stmt}", "let x = random players\n  set pick = x"),
+                     explicit_chance=True)
+    state = game.new_state(1, 4)
+    assert state.current_player == CHANCE
+    assert state.chance_outcomes() == [(j, 0.25) for j in range(4)]
+    for j in range(4):
+        s = state.clone()
+        s.apply(j)
+        assert s.current_player == 0
+        assert s.get_var("pick") == j
+
+
+def test_random_pick_from_nothing_is_a_rule_error(tmp_path):
+    game = load_text(tmp_path, ORDER.replace("{stmt}", "set pick = random [p for p in players if false]"))
+    with pytest.raises(RuleError):
+        game.new_state(1, 2)
+
+
+def test_seeded_random_orders_are_deterministic_and_vary(tmp_path):
+    game = load_text(tmp_path, ORDER.replace("{stmt}", ORDER_STMTS["let"]))
+    seen = set()
+    for seed in range(60):
+        a = tuple(game.new_state(seed, 3).get_var("order"))
+        b = tuple(game.new_state(seed, 3).get_var("order"))
+        assert a == b
+        assert sorted(a) == [0, 1, 2]
+        seen.add(a)
+    assert seen == set(permutations(range(3)))
+
+
+def test_random_order_of_cards_moves_them_in_that_order(tmp_path):
+    text = '''game "cards"
+players 2
+card attributes: v: int
+cards:
+  "A" 1
+  "B" 2
+  "C" 3
+zone deck: pile, public
+zone pot: pile, public
+var trace: int = 0
+action go "go":
+  pass
+setup:
+  let o = random order of deck
+  for c in o:
+    set trace = trace * 10 + c.v
+  move o to pot
+play:
+  turn 0:
+    choose go
+outcome(p):
+  score 0
+'''
+    game = load_text(tmp_path, text, explicit_chance=True)
+    found = list(leaves(game.new_state(1)))
+    assert len(found) == 6
+    traces = set()
+    for s, _, _ in found:
+        pot = s.zone_cards("pot")
+        assert s.get_var("trace") == digits(V[n] for n in pot)
+        traces.add(s.get_var("trace"))
+    assert len(traces) == 6
+
+
+# ================================================================ set choices
+SETS = '''game "sets"
+players 2
+card attributes: v: int
+cards:
+{rows}
+zone deck: pile, public
+zone pile: pile, public
+zone hand: pile, per player, owner
+card var marked: bool = false
+action d(cs in subsets of hand(me) sized {lo}..{hi}) "discard {cs}":
+  move cs to pile
+action k(cs in subsets of hand(me)) "keep {cs}":
+  pass
+play:
+  turn 0:
+    choose {which}
+outcome(p):
+  score 0
+'''
+ROWS = '  "A" 1 *2\n  "B" 2\n  "C" 3'
+
+
+def sets_game(tmp_path, which="d", lo=1, hi=2, rows=ROWS):
+    text = SETS.replace("{rows}", rows).replace("{which}", which).replace("{lo}", str(lo)).replace("{hi}", str(hi))
+    return load_text(tmp_path, text)
+
+
+def test_set_choice_offers_each_set_once_smallest_first(tmp_path):
+    state = sets_game(tmp_path).new_state(1)
+    state.put(["A", "A", "B"], "hand", 0)
+    assert state.legal_action_texts() == ["discard A", "discard B", "discard A, A", "discard A, B"]
+
+
+def test_set_choice_order_follows_the_pile(tmp_path):
+    state = sets_game(tmp_path).new_state(1)
+    state.put(["A", "A", "B", "C"], "hand", 0)
+    assert state.legal_action_texts() == ["discard A", "discard B", "discard C", "discard A, A",
+                                          "discard A, B", "discard A, C", "discard B, C"]
+    state = sets_game(tmp_path, lo=2, hi=9).new_state(1)
+    state.put(["C", "B", "A"], "hand", 0)
+    assert state.legal_action_texts() == ["discard C, B", "discard C, A", "discard B, A", "discard C, B, A"]
+
+
+def test_set_choice_default_size_is_nothing_to_all(tmp_path):
+    state = sets_game(tmp_path, which="k").new_state(1)
+    state.put(["A", "B"], "hand", 0)
+    assert state.legal_action_texts() == ["keep nothing", "keep A", "keep B", "keep A, B"]
+
+
+def test_copies_told_apart_by_a_card_var_are_not_collapsed(tmp_path):
+    state = sets_game(tmp_path).new_state(1)
+    state.put(["A", "A", "B"], "hand", 0)
+    first_a = state.m.card_ids("A")[0]
+    state.set_card_var("marked", first_a, True)
+    texts = state.legal_action_texts()
+    assert texts.count("discard A") == 2
+    assert texts.count("discard A, B") == 2
+    assert texts.count("discard A, A") == 1
+    assert len(texts) == 6
+
+
+def test_set_choice_moves_the_chosen_cards(tmp_path):
+    state = sets_game(tmp_path).new_state(1)
+    state.put(["A", "B", "A", "C"], "hand", 0)
+    state.apply_text("discard B, C")
+    assert sorted(state.zone_cards("pile")) == ["B", "C"]
+    assert state.zone_cards("hand", 0) == ["A", "A"]
+    assert state.is_terminal
+
+
+def test_set_choice_larger_than_the_hand_offers_nothing(tmp_path):
+    state = sets_game(tmp_path, lo=3, hi=3).new_state(1)
+    state.put(["A", "B"], "hand", 0)
+    assert state.legal_actions() == []
+
+
+def test_set_choice_over_the_bound_is_a_rule_error_not_a_hang(tmp_path):
+    rows = "\n".join(f'  "N{i}" {i}' for i in range(20))
+    state = sets_game(tmp_path, which="k", rows=rows).new_state(1)
+    state.put([f"N{i}" for i in range(20)], "hand", 0)  # 2**20 sets
+    t0 = time.perf_counter()
+    with pytest.raises(RuleError) as info:
+        state.legal_actions()
+    assert time.perf_counter() - t0 < 5
+    assert "100000" in info.value.message.replace(",", "").replace("_", "")
+
+
+def test_set_choice_just_under_the_bound_is_fine(tmp_path):
+    rows = "\n".join(f'  "N{i}" {i}' for i in range(16))
+    state = sets_game(tmp_path, which="k", rows=rows).new_state(1)
+    state.put([f"N{i}" for i in range(16)], "hand", 0)  # 2**16 = 65536 sets
+    assert len(state.legal_actions()) == 2 ** 16
