@@ -185,7 +185,22 @@ class FlowCompiler:
         self.triggers.after_cards_enter(triggers, cards, s.span)
 
     def s_Swap(self, s):
-        self.emit(EXEC, effects.swap(s, self.exprs, self.m), None, s.span)
+        swap = effects.swap(s, self.exprs, self.m)
+        triggers = self.triggers.for_destination(None)  # either card may land anywhere
+        if not triggers:
+            self.emit(EXEC, swap, None, s.span)
+            return
+        cards = self.new_slot()
+        a, b = self.exprs.fn(s.a), self.exprs.fn(s.b)
+
+        def swap_noting_cards(st):
+            x, y = a(st), b(st)
+            before = st.loc[x], st.loc[y]
+            swap(st)
+            # a card entered a zone if it changed places (x first, then y)
+            st.L[cards] = tuple(c for c, was in zip((x, y), before) if st.loc[c] != was)
+        self.emit(EXEC, swap_noting_cards, None, s.span)
+        self.triggers.after_cards_enter(triggers, cards, s.span)
 
     def s_Reveal(self, s):
         self.emit(EXEC, effects.reveal(s, self.exprs), None, s.span)
@@ -258,12 +273,16 @@ class FlowCompiler:
     def s_EndGame(self, s):
         if s.winners is not None:
             who = self.exprs.fn(s.winners)
-            single = self.exprs.t(s.winners) == "player"
+            single = self.exprs.t(s.winners) in ("player", "int")
             i = self.m.winners_index
 
             def name_winners(st):
                 w = who(st)
-                st.V[i] = (w,) if single else tuple(sorted(set(w)))
+                seats = (w,) if single else tuple(sorted(set(w)))
+                for p in seats:
+                    if not 0 <= p < st.n:
+                        raise RuleError(f"player {p + 1} is not a seat of this {st.n}-player game")
+                st.V[i] = seats
             self.emit(EXEC, name_winners, None, s.span)
         self.emit(END, None, None, s.span)
 

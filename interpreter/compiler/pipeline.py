@@ -60,12 +60,10 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
             cap = z.capacity if isinstance(z.capacity, int) else params[z.capacity]
             m.capacities.append((z.index, z.name, z.per_player, z.kind, cap, z.span))
     # 6. the game's record: counters, flags and achievements
-    for name, v in g.vars.items():
-        if v.record:
-            m.records.append((name, v.doc, g.types[id(v)], layout.var_index[name], False))
-    for name, v in g.player_vars.items():
-        if v.record:
-            m.records.append((name, v.doc, g.types[id(v)], layout.pvar_base[name], True))
+    records = [(v, name, layout.var_index[name], False) for name, v in g.vars.items() if v.record]
+    records += [(v, name, layout.pvar_base[name], True) for name, v in g.player_vars.items() if v.record]
+    for v, name, index, per_player in sorted(records, key=lambda r: (r[0].span.line, r[0].span.column)):
+        m.records.append((name, v.doc, g.types[id(v)], index, per_player))
     if g.achievements is not None:
         m.achievement_slot = g.achievement_slot
         for item in g.achievements.items:

@@ -7,7 +7,9 @@ place its event can happen, so the machine needs no event queue.
 - ``when CARD enters ZONE(p) [if COND]``: after each ``move`` whose cards
   may land in that zone, once per card that entered it, in the order they
   were moved; a ``deal`` into such a zone moves one card at a time, so a
-  trigger that ends the game stops the rest of the deal.
+  trigger that ends the game stops the rest of the deal; a ``swap`` that
+  puts a card in another zone instance fires too (the first card, then the
+  second).
 
 Several triggers for one event fire in the order they are declared.  A
 trigger does not fire from its own effects, directly or through other
@@ -66,7 +68,7 @@ class Triggers:
         other zones are left out when the zone is known before play)."""
         if not self.enter:
             return []
-        r = self.g.res.get(id(dest))
+        r = self.g.res.get(id(dest)) if dest is not None else None
         zone = r[1] if r is not None and r[0] == "zone" else None
         if zone is None:
             return list(self.enter)

@@ -144,6 +144,10 @@ class ExpressionChecks(CheckerBase):
             if ctx.get("const"):
                 self.err("RL109", '"me" has no value here', e.span)
                 return ERR
+            if ctx.get("enter_trigger"):
+                self.err("RL109", '"me" has no value in a "when ... enters" trigger, which may fire outside '
+                         'every turn: name the player (e.g. the zone\'s owner, "enters hand(p)")', e.span)
+                return ERR
             if not ctx.get("turn", True) or ctx.get("achievement"):
                 self.err("RL109", '"me" is the player whose turn it is: it has no value outside a '
                          '"turn" block, an action or a trigger (name the player instead)', e.span)

@@ -100,7 +100,9 @@ class StatementChecks(CheckerBase):
         elif isinstance(st, A.EndGame):
             if st.winners is not None:
                 wt = self.expr(st.winners, scope, ctx)
-                if wt not in ("player", "list:player", "players", ERR):
+                if wt == "int" and isinstance(st.winners, A.IntLit):
+                    pass  # a seat written out, as in "turn 0"
+                elif wt not in ("player", "list:player", "players", ERR):
                     self.err("RL103", f"the winners are a player or a list of players; this is {tname(wt)}",
                              st.winners.span)
         elif isinstance(st, A.Pass):

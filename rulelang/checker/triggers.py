@@ -18,8 +18,11 @@ class TriggerChecks(CheckerBase):
     def check_trigger(self, t: A.Trigger):
         scope = Scope()
         # a trigger's body runs where its event happens: like an action's
-        # effects, it may not hold a while loop or a turn block (see stmt)
-        ctx = {"turn": True, "action": None, "trigger": True, "nested": True}
+        # effects, it may not hold a while loop or a turn block (see stmt).
+        # A card may enter a zone outside every turn (in setup): there,
+        # "me", choose and can() would have no player
+        ctx = {"turn": t.event != "enter", "action": None, "trigger": True, "nested": True,
+               "enter_trigger": t.event == "enter"}
         card_slot = owner_slot = None
         if t.event == "enter":
             z = self.g.zones.get(t.zone)

@@ -191,8 +191,6 @@ def test_a_trigger_is_an_error_only_if_it_really_fires_itself(tmp_path, next_top
         assert state.zone_cards("deck") == ["B", "B", "A"]
 
 
-@pytest.mark.xfail(strict=True, reason="a card swapped into a watched zone enters it, but s_Swap "
-                   "(interpreter/compiler/flow.py) lays out no enter-triggers; only move and deal do")
 def test_a_card_swapped_into_a_zone_fires_its_enter_trigger(tmp_path):
     text = TRIG.replace("{decls}", 'when c enters pot:\n  set trace = trace * 10 + c.v\n'
                                    'action swap_in "swap in":\n  swap top(deck) with top(pot)')

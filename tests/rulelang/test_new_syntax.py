@@ -220,7 +220,7 @@ def test_end_game_winners_must_be_players(expr):
 
 
 def test_end_game_with_winners_in_a_trigger_and_an_action():
-    assert_clean(rules(decls='when c enters pot:\n  end game with winner me\n'
+    assert_clean(rules(decls='when c enters hand(p):\n  end game with winner p\n'
                              'action win "win":\n  end game with winners [p for p in players if p != me]'))
 
 
@@ -432,9 +432,16 @@ def test_me_where_a_player_is_playing_is_fine():
     assert_clean(rules(turn="reveal hand(0) to me"))  # a turn block
     assert_clean(rules(decls='action g "g":\n  set pts(me) += 1', turn="choose g"))  # an action
     assert_clean(rules(decls="function mine(q: player) = q == me"))  # a function
-    assert_clean(rules(decls="when c enters pot:\n  set pts(me) += 1\n"  # triggers
-                             "after every action:\n  set pts(me) += 1\n"
+    assert_clean(rules(decls="after every action:\n  set pts(me) += 1\n"  # triggers
                              "before every turn:\n  reveal hand(me) to me"))
+
+
+def test_me_in_a_card_entry_trigger_is_rl109():
+    # a card may enter a zone in setup, outside every turn: the trigger names
+    # the zone's owner instead of "me"
+    text = rules(decls="when c enters pot:\n  set pts(me) += 1\n")
+    assert_error(text, "RL109", "set pts(me) += 1")
+    assert_clean(rules(decls="when c enters hand(p):\n  set pts(p) += 1\n"))
 
 
 def test_me_in_a_turn_nested_in_setup_is_fine():
