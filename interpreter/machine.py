@@ -87,7 +87,10 @@ class Machine(MachineViews):
         self.explicit_chance = False
         self.params = {}
         self.stack_instances = ()
-        self.pile_instances = ()
+        self.pile_instances = ()  # piles and grids: lists of cards
+        self.grid_instances = frozenset()  # grids: their cards' cells are in st.P
+        self.grid_boxes = {}  # zone index -> (width, height, either way)
+        self.face_down = False  # does any move lay a card face down?
         self._vis_cache = {}
         self.cvar_bases = []
         self.generated_sources = []
@@ -130,6 +133,8 @@ class Machine(MachineViews):
         st.C = []
         st.loc = [-1] * len(self.card_names)
         st.K = [0] * len(self.card_names)
+        st.P = [0] * len(self.card_names)
+        st.F = [False] * len(self.card_names)
         st.vis = self.visibility(n)
         st.inplay = ()
         st.V = self.var_defaults(st)
@@ -278,12 +283,14 @@ class Machine(MachineViews):
     def state_key(self, st) -> tuple:
         """Everything that decides the game from here on, save the random
         generator and who knows what: equal keys = the same position."""
-        stacks = self.stack_instances
-        Z = tuple(tuple(tuple(s) for s in z) if i in stacks else tuple(z) for i, z in enumerate(st.Z))
+        stacks, grids = self.stack_instances, self.grid_instances
+        P = st.P
+        Z = tuple(tuple(tuple(s) for s in z) if i in stacks else
+                  tuple((c, P[c]) for c in z) if i in grids else tuple(z) for i, z in enumerate(st.Z))
         L = st.L
         return (Z, tuple(st.V), tuple(st.C),
                 tuple(tuple(v) if isinstance(v, list) else v for v in (L[s] for s in self.flow_slots)),
-                st.pc, st.me, st.chance_n, st.done)
+                st.pc, st.me, st.chance_n, st.done, tuple(st.F) if self.face_down else ())
 
     def assert_invariants(self, st) -> None:
         """Raise :class:`InvariantBroken` if an ``always invariant`` or a

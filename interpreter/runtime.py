@@ -77,6 +77,22 @@ def rng_below(st, n: int) -> int:
     return z % n
 
 
+# A cell of a grid is one int: (x + CELL_ORIGIN) * CELL_ROW + (y + CELL_ORIGIN),
+# x and y counted from the grid's first card, at (0, 0); sorting cells sorts by x, then y.
+CELL_ROW = 128
+CELL_ORIGIN = 64
+ORIGIN_CELL = CELL_ORIGIN * CELL_ROW + CELL_ORIGIN
+
+
+def cell_xy(cell: int) -> tuple:
+    return cell // CELL_ROW - CELL_ORIGIN, cell % CELL_ROW - CELL_ORIGIN
+
+
+def cell_text(cell: int) -> str:
+    x, y = cell_xy(cell)
+    return f"({x}, {y})"
+
+
 def take_card(st, c, stack_instances) -> None:
     """Take card ``c`` out of wherever it lies (a stack left empty goes away)."""
     inst = st.loc[c]
@@ -96,7 +112,7 @@ class State:
     """One position of a game.  Use ``legal_actions()``, ``apply()``,
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
 
-    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "vis", "pc", "me", "rng", "done",
+    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "P", "F", "vis", "pc", "me", "rng", "done",
                  "chance_n", "history", "_legal", "inplay")
 
     # ------------------------------------------------------------ basics
@@ -137,6 +153,8 @@ class State:
         s.L = self.L[:]
         s.loc = self.loc[:]
         s.K = self.K[:]
+        s.P = self.P[:]  # each card's cell, while it lies in a grid
+        s.F = self.F[:]  # each card's face-down flag
         s.vis = self.vis
         s.pc = self.pc
         s.me = self.me
@@ -264,9 +282,10 @@ class State:
         bit = 1 << player
         K, vis, loc = s.K, s.vis, s.loc
         stacks = set(self.m.stack_instances)
+        face_down = self.m.face_down  # then a seen place may hold an unknown card
         slots = []  # (container list, index, instance)
         for inst, content in enumerate(s.Z):
-            if vis[inst] & bit:
+            if vis[inst] & bit and not face_down:
                 continue
             rows = content if inst in stacks else (content,)
             for row in rows:
@@ -275,11 +294,14 @@ class State:
                         slots.append((row, i, inst))
         cards = [row[i] for row, i, _ in slots]
         masks = [K[c] for c in cards]
+        places = [(s.P[c], s.F[c]) for c in cards]  # a cell and a face stay with the place
         rng.shuffle(cards)
-        for (row, i, inst), c, mask in zip(slots, cards, masks):
+        for (row, i, inst), c, mask, (cell, down) in zip(slots, cards, masks, places):
             row[i] = c
             loc[c] = inst
             K[c] = mask  # who knew the card at this place now "knows" the new one
+            s.P[c] = cell
+            s.F[c] = down
         s.rng = rng.getrandbits(64)
         s._legal = None
         return s

@@ -7,7 +7,7 @@ tables and a state, and changes nothing.
 
 from __future__ import annotations
 
-from .runtime import STACK_MASK, IllegalAction
+from .runtime import STACK_MASK, IllegalAction, cell_text, cell_xy
 
 
 class MachineViews:
@@ -23,7 +23,9 @@ class MachineViews:
             return self.enum_members[typ[5:]][v]
         if typ == "bool":
             return "true" if v else "false"
-        if typ == "pile":
+        if typ == "cell":
+            return cell_text(v)
+        if typ == "pile" or typ == "grid":
             z = self.zones[v // self.stride]
             return f"player {v % self.stride + 1}'s {z.name}" if z.per_player else f"the {z.name}"
         if typ.startswith("list:"):
@@ -120,7 +122,11 @@ class MachineViews:
             for owner in owners:
                 inst = z.index * self.stride + owner
                 content = st.Z[inst]
-                if vis[inst] & bit:
+                if z.kind == "grid":  # every card's cell is public; a face-down card's name is not
+                    P, F = st.P, st.F
+                    shown = [{"cell": list(cell_xy(P[c])), "card": names[c] if K[c] & bit else None,
+                              "face_down": F[c]} for c in content]
+                elif vis[inst] & bit and not self.face_down:
                     if z.kind == "stacks":
                         shown = [[names[c] for c in s] for s in content]
                     else:
@@ -179,6 +185,10 @@ def _zone_text(content, kind="pile") -> str:
     the cards face down ("?" inside a stack)."""
     if not content:
         return "-"
+    if kind == "grid":
+        return ", ".join(f"({e['cell'][0]}, {e['cell'][1]}) "
+                         + ("face down" if e["card"] is None else _card_text(e["card"])
+                            + (" (face down)" if e["face_down"] else "")) for e in content)
     if kind == "stacks":
         return " | ".join(", ".join(_card_text(c) for c in s) for s in content)
     if all(c is None for c in content):

@@ -196,8 +196,10 @@ class Require:
 @node
 class Move:
     what: object
-    where: str  # "top" | "bottom" | "new_stack"
+    where: str  # "top" | "bottom" | "new_stack" | "at" (a cell of a grid)
     dest: object
+    at: object = None  # the cell, for "move c to grid at x"
+    face_down: bool = False  # "move c face down to ...": its place is seen, not the card
     span: Span = _span()
 
 

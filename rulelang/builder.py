@@ -318,8 +318,15 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def move_stmt(self, meta, c):
-        where, dest = c[1]
-        return A.Move(c[0], where, dest, span=self._span(meta))
+        return self._move(meta, c, False)
+
+    @v_args(meta=True)
+    def move_face_down_stmt(self, meta, c):
+        return self._move(meta, c, True)
+
+    def _move(self, meta, c, face_down):
+        where, dest, *at = c[1]
+        return A.Move(c[0], where, dest, at[0] if at else None, face_down, span=self._span(meta))
 
     def dest_top(self, c):
         return ("top", c[0])
@@ -329,6 +336,9 @@ class _Builder(Transformer):
 
     def dest_new_stack(self, c):
         return ("new_stack", c[0])
+
+    def dest_at(self, c):
+        return ("at", c[0], c[1])
 
     @v_args(meta=True)
     def shuffle_stmt(self, meta, c):

@@ -8,7 +8,7 @@ becomes known to whoever sees that zone.
 from __future__ import annotations
 
 from ..machine import Machine
-from ..runtime import STACK_MASK, STACK_SHIFT, RuleError, take_card
+from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, take_card
 from .expressions import Expressions
 
 
@@ -30,27 +30,36 @@ def move(s, exprs: Expressions, m: Machine):
     stride = m.stride
     stack_zone = {z.index * stride + p for z in m.zones if z.kind == "stacks" for p in range(stride)}
 
+    face_down = s.face_down  # laid face down: who sees the place does not learn the card
+    track = m.face_down  # the game lays cards face down somewhere: keep each card's flag
+
     def take(st, c):
         take_card(st, c, stack_zone)
+
+    def land(st, cards, inst):
+        K, F, seen = st.K, st.F, st.vis[inst]
+        for c in cards:
+            st.loc[c] = inst
+            if not face_down:
+                K[c] |= seen
+            if track:
+                F[c] = face_down
 
     def put_all(st, cards):
         d = dest(st)
         if where == "new_stack":
             st.Z[d].append(list(cards))
-            K, seen = st.K, st.vis[d]
-            for c in cards:
-                st.loc[c] = d
-                K[c] |= seen
+            land(st, cards, d)
             return
         inst, pile = landing(st, d, dt == "stack")
         if where == "top":
             pile.extend(cards)
         else:
             pile[0:0] = cards
-        K, seen = st.K, st.vis[inst]
-        for c in cards:
-            st.loc[c] = inst
-            K[c] |= seen
+        land(st, cards, inst)
+
+    if where == "at":
+        return move_to_cell(exprs.fn(s.at), what, dest, take, land, m, s.dest)
 
     if wt == "card":
         def move_card(st):
@@ -58,7 +67,7 @@ def move(s, exprs: Expressions, m: Machine):
             take(st, c)
             put_all(st, (c,))
         # fast path: one card to the top of a pile
-        if where == "top" and dt == "pile":
+        if where == "top" and dt == "pile" and not track:
             def move_card_fast(st):
                 c = what(st)
                 take(st, c)
@@ -97,6 +106,33 @@ def move(s, exprs: Expressions, m: Machine):
             take(st, c)
         put_all(st, cards)
     return move_list
+
+
+def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
+    """``move CARD to GRID at CELL``: the cell must be free, and the grid's
+    cards must still fit its box."""
+    stride = m.stride
+    boxes = m.grid_boxes
+
+    def move_to_cell(st):
+        c, x, inst = what(st), cell(st), dest(st)
+        P = st.P
+        grid = st.Z[inst]
+        for o in grid:
+            if P[o] == x and o != c:
+                raise RuleError(f"cell {cell_text(x)} already holds a card")
+        w, h, either = boxes[inst // stride]
+        xs = [P[o] // CELL_ROW for o in grid if o != c] + [x // CELL_ROW]
+        ys = [P[o] % CELL_ROW for o in grid if o != c] + [x % CELL_ROW]
+        bw, bh = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        if not ((bw <= w and bh <= h) or (either and bw <= h and bh <= w)):
+            raise RuleError(f"a card at {cell_text(x)} would spread the grid over {bw} by {bh} cells, "
+                            f"more than its {w} by {h}")
+        take(st, c)
+        grid.append(c)
+        P[c] = x
+        land(st, (c,), inst)
+    return move_to_cell
 
 
 def swap(s, exprs: Expressions, m: Machine):
@@ -151,11 +187,13 @@ def deal(s, exprs: Expressions):
             raise RuleError(f"cannot deal {k} cards from a pile of {len(pile)}")
         inst, target = landing(st, dst(st), dt == "stack")
         K, seen = st.K, st.vis[inst]
+        F = st.F
         for _ in range(k):
             c = pile.pop()
             target.append(c)
             st.loc[c] = inst
             K[c] |= seen
+            F[c] = False  # dealt cards land face up
     return deal
 
 
@@ -171,5 +209,6 @@ def deal_one(s, exprs: Expressions):
         target.append(c)
         st.loc[c] = inst
         st.K[c] |= st.vis[inst]
+        st.F[c] = False
         return c
     return deal_one

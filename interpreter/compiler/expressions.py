@@ -226,6 +226,8 @@ class Expressions:
 
     def e_Attr(self, e, ctx):
         obj = self.expr(e.obj, ctx)
+        if e.name == "face_down" and e.name not in self.g.card_attrs and e.name not in self.g.card_vars:
+            return f"st.F[{obj}]"
         if e.name in self.g.card_attrs:
             table = self.layout.card_attrs[e.name][0]
             return f"{self.ns.ref(table, '_t')}[{obj}]"
@@ -242,7 +244,7 @@ class Expressions:
         """Source of an iterable of the elements of a collection expression."""
         t = self.t(e)
         src = self.expr(e, ctx)
-        if t == "pile":
+        if t in ("pile", "grid"):
             return f"st.Z[{src}]"
         if t == "stack":
             if isinstance(e, A.Name):
@@ -285,6 +287,9 @@ class Expressions:
             "intersection": "_inter", "union": "_union", "count": "_count"}
 
     def e_CallGen(self, e, ctx):
+        if e.func == "groups":  # (card, key) pairs of the cards that pass, joined by neighbours
+            var, it, ex, cond = self.comp_parts(e, ctx)
+            return f"_groups(st, [({var}, {ex}) for {var} in {it}{cond}])"
         if e.cond is None and e.func in ("sum", "min", "max", "intersection", "union", "any", "all") \
                 and isinstance(e.expr, A.Attr) and isinstance(e.expr.obj, A.Name) \
                 and self.g.res.get(id(e.expr.obj)) == ("slot", self.g.res[id(e)]) \
@@ -346,6 +351,16 @@ class Expressions:
             return f"_can(st, {self.ns.ref(self.action_defs, '_a')}, {self.ns.ref(names)})"
         if f == "stack_of":
             return f"_stack_of(st, {self.expr(args[0], ctx)})"
+        if f == "open_cells":
+            return f"_open_cells(st, {self.expr(args[0], ctx)})"
+        if f == "neighbours":
+            return f"_neighbours(st, {self.expr(args[0], ctx)}, {self.expr(args[1], ctx)})"
+        if f == "cell_of":
+            return f"_cell_of(st, {self.expr(args[0], ctx)})"
+        if f == "corners":
+            return f"_corners(st, {self.expr(args[0], ctx)})"
+        if f == "lines":
+            return f"_lines(st, {self.expr(args[0], ctx)})"
         if f == "is_winner":  # among the winners (meant for a finished game: achievements)
             return f"({self.expr(args[0], ctx)} in st.m.winners(st))"
         if f == "count" and elem_type(self.t(args[0])) != "bool":

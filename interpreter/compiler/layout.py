@@ -53,8 +53,11 @@ class Layout:
             m.zones.append(ZoneDef(z.name, z.index, z.kind, z.per_player, z.visibility))
         m.stack_instances = tuple(z.index * stride + p for z in m.zones if z.kind == "stacks"
                                   for p in range(stride))
-        m.pile_instances = tuple(z.index * stride + p for z in m.zones if z.kind == "pile"
+        m.pile_instances = tuple(z.index * stride + p for z in m.zones if z.kind in ("pile", "grid")
                                  for p in range(stride))
+        m.grid_instances = frozenset(z.index * stride + p for z in m.zones if z.kind == "grid"
+                                     for p in range(stride))
+        m.grid_boxes = {z.index: z.box for z in g.zones.values() if z.kind == "grid"}
         shared_piles = [z for z in m.zones if z.kind == "pile" and not z.per_player]
         piles = shared_piles or [z for z in m.zones if z.kind == "pile"]
         if not piles:

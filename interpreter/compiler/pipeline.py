@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulelang import ast as A
 from rulelang.checker import CheckedGame
 
 from ..machine import Machine
@@ -10,6 +11,7 @@ from .expressions import Expressions
 from .flow import FlowCompiler
 from .layout import Layout, compile_start
 from .params import resolve_params
+from .tree import all_blocks
 
 
 def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None,
@@ -30,6 +32,9 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     # 1. where everything lives
     layout = Layout(g)
     layout.fill(m)
+    bodies = [g.setup, g.play] + [a.body for a in g.actions.values()] + [t.body for t in g.triggers]
+    m.face_down = any(isinstance(s, A.Move) and s.face_down for body in bodies for b in all_blocks(body)
+                      for s in b)
     action_defs = {}
     exprs = Expressions(g, params, layout, action_defs)
     compile_start(g, m, exprs)

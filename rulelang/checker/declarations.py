@@ -56,7 +56,7 @@ class DeclarationChecks(CheckerBase):
             self.err("RL116", "an enum may have at most 60 members", e.span)
         self.g.enums[e.name] = members
 
-    def resolve_type(self, t, allow=("int", "bool", "player", "card", "stack", "pile")) -> str:
+    def resolve_type(self, t, allow=("int", "bool", "player", "card", "stack", "pile", "cell")) -> str:
         if isinstance(t, A.TypeName):
             if t.name in allow:
                 return t.name
@@ -71,7 +71,7 @@ class DeclarationChecks(CheckerBase):
                      + did_you_mean(t.elem, self.g.enums), t.span)
             return ERR
         if isinstance(t, A.TypeList):
-            if t.elem in ("int", "card", "player", "stack", "bool", "pile"):
+            if t.elem in ("int", "card", "player", "stack", "bool", "pile", "cell"):
                 return "list:" + t.elem
             self.err("RL101", f'unknown list element type "{t.elem}"', t.span)
             return ERR
@@ -174,10 +174,13 @@ class DeclarationChecks(CheckerBase):
     def check_zone(self, z: A.Zone):
         if not self.declare_global(z.name, z.span, "a zone"):
             return
-        kind, per_player, vis, capacity = "pile", False, "public", None
+        kind, per_player, vis, capacity, box = "pile", False, "public", None, None
         for opt in z.opts:
             w = " ".join(opt.words)
-            if opt.words[0] == "capacity":
+            if opt.words[0] == "grid":
+                kind = "grid"
+                box = self.grid_box(opt)
+            elif opt.words[0] == "capacity":
                 if len(opt.words) != 2:
                     self.err("RL107", 'write "capacity N" (a number or an int parameter)', opt.span)
                 elif opt.words[1].isdigit():
@@ -197,12 +200,27 @@ class DeclarationChecks(CheckerBase):
             elif w in VISIBILITIES:
                 vis = w
             else:
-                options = list(ZONE_KINDS) + list(VISIBILITIES) + ["per player", "capacity N"]
+                options = list(ZONE_KINDS) + ["grid W by H"] + list(VISIBILITIES) + ["per player", "capacity N"]
                 self.err("RL107", f'unknown zone option "{w}"' + did_you_mean(w, options), opt.span,
                          ["zone options: " + ", ".join(options)])
         if vis == "owner" and not per_player:
             self.err("RL107", 'an "owner" zone must be "per player"', z.span)
-        self.g.zones[z.name] = ZoneInfo(z.name, len(self.g.zones), kind, per_player, vis, z.span, capacity)
+        self.g.zones[z.name] = ZoneInfo(z.name, len(self.g.zones), kind, per_player, vis, z.span, capacity, box)
+
+    def grid_box(self, opt) -> tuple:
+        """``grid W by H [either way]``: the box every layout must fit."""
+        words = opt.words
+        shape = len(words) in (4, 6) and words[2] == "by" and words[1].isdigit() and words[3].isdigit() \
+            and (len(words) == 4 or words[4:] == ("either", "way"))
+        if not shape:
+            self.err("RL107", 'write a grid as "grid W by H", or "grid W by H either way" when it may '
+                     'also lie H by W', opt.span)
+            return (4, 4, False)
+        w, h = int(words[1]), int(words[3])
+        if not (1 <= w <= 32 and 1 <= h <= 32):
+            self.err("RL116", "a grid is 1 to 32 cells each way", opt.span)
+            return (4, 4, False)
+        return (w, h, len(words) == 6)
 
     def declare_var(self, v: A.Var):
         if not self.declare_global(v.name, v.span, "a variable"):

@@ -86,6 +86,8 @@ class ExpressionChecks(CheckerBase):
                 return self.g.card_attrs[e.name][1]
             if e.name in self.g.card_vars:
                 return self.g.types[id(self.g.card_vars[e.name])]
+            if e.name == "face_down":  # every card has it: laid face down by "move ... face down"
+                return "bool"
             self.err("RL105", f'cards have no attribute "{e.name}"'
                      + did_you_mean(e.name, list(self.g.card_attrs) + list(self.g.card_vars)), e.span)
             return ERR
@@ -235,6 +237,17 @@ class ExpressionChecks(CheckerBase):
         return ERR
 
     def call_gen(self, e: A.CallGen, scope, ctx) -> str:
+        if e.func == "groups":
+            inner, _ = self.gen_scope(e, scope, ctx)
+            it = self.g.types.get(id(e.iter), ERR)
+            if it not in ("grid", ERR):
+                self.err("RL103", f"groups are found among the cards of a grid; this is {tname(it)}",
+                         e.iter.span)
+            kt = self.expr(e.expr, inner, ctx)
+            if kt not in ("int", "bool", "player", "card", "cell", ERR) and not kt.startswith(("enum:", "set:")):
+                self.err("RL103", f"groups joins neighbours with equal keys; {tname(kt)} cannot be compared",
+                         e.expr.span)
+            return "list:list:card"
         if e.func not in GEN_FUNCS:
             self.err("RL104", f'"{e.func}" does not take a "for" generator; these do: ' + ", ".join(GEN_FUNCS), e.span)
             return ERR
@@ -347,6 +360,19 @@ class ExpressionChecks(CheckerBase):
         if f == "stack_of":
             self.expect(t0, "card", e.args[0], "stack_of's argument")
             return "stack"
+        if f in ("open_cells", "corners", "lines", "neighbours"):
+            self.expect(t0, "grid", e.args[0], f"{f}'s grid")
+            if f == "neighbours":
+                self.expect(ts[1], "cell", e.args[1], "the cell")
+                return "list:card"
+            return "list:list:card" if f == "lines" else "list:cell"
+        if f == "cell_of":
+            self.expect(t0, "card", e.args[0], "cell_of's card")
+            return "cell"
+        if f == "groups":
+            self.err("RL104", 'write groups(KEY for c in GRID if CONDITION): the cards of the grid that '
+                     'pass, in groups of orthogonal neighbours with equal KEY', e.span)
+            return ERR
         if f == "is_winner":
             if not ctx.get("achievement"):
                 self.err("RL109", "is_winner() tells who won a finished game: use it in the achievements", e.span)

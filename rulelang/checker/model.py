@@ -17,7 +17,8 @@ from .. import ast as A
 from ..diagnostics import Span
 
 ERR = "error"
-COLLECTION_ELEM = {"pile": "card", "stack": "card", "stacks": "stack", "players": "player", "range": "int"}
+COLLECTION_ELEM = {"pile": "card", "grid": "card", "stack": "card", "stacks": "stack", "players": "player",
+                   "range": "int"}
 BUILTIN_TYPES = ("int", "bool", "player", "card", "stack")
 
 # builtin functions and their arity (min, max); checked specially below
@@ -28,6 +29,9 @@ BUILTINS = {
     "intersection": (1, 1), "union": (1, 1), "least_sum_at_least": (2, 2),
     "next": (1, 2), "previous": (1, 2), "all_cards": (0, 0), "can": (1, 99),
     "stack_of": (1, 1), "increasing": (1, 1), "decreasing": (1, 1), "is_winner": (1, 1),
+    # grids
+    "open_cells": (1, 1), "neighbours": (2, 2), "cell_of": (1, 1), "corners": (1, 1), "lines": (1, 1),
+    "groups": (1, 1),
 }
 GEN_FUNCS = ("sum", "count", "any", "all", "min", "max", "intersection", "union")
 RESERVED = {"me", "players", "player_count", "card"} | set(BUILTINS)
@@ -52,6 +56,7 @@ class ZoneInfo:
     visibility: str
     span: Span
     capacity: object = None  # int, the name of an int parameter, or None
+    box: tuple | None = None  # a grid's (width, height, either way)
 
 
 @attrs.define
@@ -103,4 +108,5 @@ def tname(t: str) -> str:
         return f"a list of {t[5:]}"
     return {"int": "a number", "bool": "true/false", "player": "a player", "card": "a card",
             "stack": "a stack", "pile": "a pile", "stacks": "a row of stacks", "players": "the players",
+            "grid": "a grid", "cell": "a cell of a grid",
             "range": "a range"}.get(t, t)

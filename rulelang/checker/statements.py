@@ -65,9 +65,18 @@ class StatementChecks(CheckerBase):
             if wt not in ("card", "pile", "stack", "stacks", "list:card", ERR):
                 self.err("RL103", f"move takes a card, a zone, a stack or a list of cards; this is {wt}", st.what.span)
             dt = self.expr(st.dest, scope, ctx)
-            want = {"top": ("pile", "stack"), "bottom": ("pile", "stack"), "new_stack": ("stacks",)}[st.where]
-            if dt != ERR and dt not in want:
-                self.err("RL103", f"cannot move cards to a {dt} here; expected " + " or ".join(want), st.dest.span)
+            want = {"top": ("pile", "stack"), "bottom": ("pile", "stack"), "new_stack": ("stacks",),
+                    "at": ("grid",)}[st.where]
+            if dt == "grid" and st.where != "at":
+                self.err("RL103", "a card goes to a grid at a cell: write \"move CARD to GRID at CELL\"",
+                         st.dest.span)
+            elif dt != ERR and dt not in want:
+                self.err("RL103", f"cannot move cards to {tname(dt)} here; expected " + " or ".join(want),
+                         st.dest.span)
+            if st.where == "at":
+                if wt not in ("card", ERR):
+                    self.err("RL103", f"one card goes to one cell; this is {tname(wt)}", st.what.span)
+                self.expect(self.expr(st.at, scope, ctx), "cell", st.at, "the cell")
         elif isinstance(st, A.Swap):
             self.expect(self.expr(st.a, scope, ctx), "card", st.a, "what is swapped")
             self.expect(self.expr(st.b, scope, ctx), "card", st.b, "what is swapped")

@@ -32,7 +32,7 @@ class TriggerChecks(CheckerBase):
                 if t.owner is not None and not z.per_player:
                     self.err("RL104", f'"{t.zone}" is one zone for the table: write "enters {t.zone}" '
                              "without a player", t.span)
-                if z.kind != "pile":
+                if z.kind not in ("pile", "grid"):
                     self.err("RL103", f'triggers watch cards entering a pile zone; "{t.zone}" is a row of stacks',
                              t.span)
             if t.card is not None and t.card.value not in self.g.card_names:
