@@ -24,13 +24,15 @@ class InvariantBroken(Exception):
 class SiteAction:
     """One action offered at one choose: how to enumerate it and where its effects start."""
 
-    __slots__ = ("uid", "action", "body_pc", "site_span")
+    __slots__ = ("uid", "action", "body_pc", "site_span", "site", "sealed")
 
-    def __init__(self, uid, action, body_pc, site_span):
+    def __init__(self, uid, action, body_pc, site_span, site=0, sealed=None):
         self.uid = uid
         self.action = action
         self.body_pc = body_pc
         self.site_span = site_span
+        self.site = site  # the index of its choose
+        self.sealed = sealed  # a choice made in secret: the slot of the pending choices (see simultaneous)
 
 
 class ActionDef:
@@ -100,6 +102,7 @@ class Machine(MachineViews):
         self.records = []  # (name, doc, type, V index, per player): the game's record
         self.achievements = []  # (text, function, span), read with achievement_slot = the player
         self.achievement_slot = 0
+        self.sealed_slots = ()  # the slots of the choices made in secret and not yet carried out
         self.domain_cache = None  # {id(pile): its cards without identical copies}, while a choice is searched
         self.always_invariants = []  # (closure, message, span): checked after every step too
         self.capacities = []  # (zone index, name, per player, kind, capacity, span)
@@ -243,6 +246,8 @@ class Machine(MachineViews):
                 L[slot] = f(st)
         except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
             raise RuleError(_explain(err), ad.span) from None
+        if sa.sealed is not None:  # kept, unseen, until everyone has chosen
+            L[sa.sealed] = L[sa.sealed] + ((st.me, tuple(action)),)
         st.pc = sa.body_pc
         return unseen
 

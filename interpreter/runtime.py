@@ -302,9 +302,38 @@ class State:
             K[c] = mask  # who knew the card at this place now "knows" the new one
             s.P[c] = cell
             s.F[c] = down
+        s._redraw_secret_choices(player, rng)
         s.rng = rng.getrandbits(64)
         s._legal = None
         return s
+
+    def _redraw_secret_choices(self, player, rng) -> None:
+        """The choices other players made in secret (not yet carried out),
+        drawn anew among what they could choose: nobody can read them."""
+        m = self.m
+        for slot in m.sealed_slots:
+            kept = self.L[slot]
+            if not kept:
+                continue
+            redrawn = []
+            for seat, action in kept:
+                if seat != player:
+                    me, self.me = self.me, seat
+                    out = []
+                    for sa in m.sites[m.site_actions[action[0]].site]:
+                        sa.action.enumerate(self, out, (sa.uid,))
+                    self.me = me
+                    if out:
+                        action = out[rng.randrange(len(out))]
+                redrawn.append((seat, action))
+            self.L[slot] = tuple(redrawn)
+
+    def is_secret(self, action) -> bool:
+        """Is ``action`` a choice made in secret (in a ``simultaneously``
+        round)?  Front ends show it to the others only as a secret choice."""
+        if not isinstance(action, tuple) or not action:
+            return False
+        return self.m.site_actions[action[0]].sealed is not None
 
     # ------------------------------------------------------------ scenarios
     # Public helpers to set up a position by hand (tests, tutorials, tools).

@@ -290,6 +290,17 @@ class For:
 
 
 @node
+class Simultaneous:
+    """``simultaneously for p in PLAYERS [if COND]: choose ...``: each player
+    chooses in secret; the choices take effect together, in seat order."""
+    var: str
+    iter: object
+    cond: object
+    body: tuple
+    span: Span = _span()
+
+
+@node
 class Turn:
     player: object
     body: tuple

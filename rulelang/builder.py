@@ -408,6 +408,10 @@ class _Builder(Transformer):
         return A.For(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
 
     @v_args(meta=True)
+    def simultaneous_stmt(self, meta, c):
+        return A.Simultaneous(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
+
+    @v_args(meta=True)
     def turn_stmt(self, meta, c):
         return A.Turn(c[0], c[1], span=self._span(meta))
 

@@ -107,8 +107,8 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
         obs = state.observation(seat) if getattr(agent, "needs_observation", True) else None
         action = agent.choose(legal, obs)
         n += 1
-        if on_action is not None:
-            on_action(n, seat, state.action_text(action))
+        if on_action is not None:  # a secret choice is not told until it takes effect
+            on_action(n, seat, "chooses in secret" if state.is_secret(action) else state.action_text(action))
         state.apply(action)
     return n
 

@@ -20,6 +20,7 @@ from .chance import RandomOrder, RandomPick, Shuffle
 from .expressions import Expressions
 from .fusion import fuse_blocks
 from .tree import all_blocks, preamble
+from .simultaneous import compile_simultaneous
 from .triggers import Triggers, cards_moved
 
 
@@ -247,28 +248,43 @@ class FlowCompiler:
         self.emit(EXEC, start_shuffle, None, s.span)
         self.emit(RANDOM, Shuffle(zone, slot), None, s.span)
 
-    def s_Choose(self, s):
+    def s_Choose(self, s, sealed=None):
+        """A decision point, the effects of each action offered after it.  A
+        ``sealed`` choice (made in secret: the slot of the pending choices)
+        keeps the chosen action, and its effects are laid out elsewhere
+        (:func:`.simultaneous.compile_simultaneous`); returns its site actions."""
         site = len(self.m.sites)
         self.m.sites.append([])
         self.probe("choose", "choice reached: " + ", ".join(n.id for n in s.actions), s.span)
         self.emit(DECIDE, site, None, s.span)
         jumps = []
+        offered = []
         for n in s.actions:
             ad = self.action_defs[n.id]
             uid = len(self.m.site_actions)
-            sa = SiteAction(uid, ad, len(self.code), s.span)
+            sa = SiteAction(uid, ad, len(self.code), s.span, site, sealed)
             self.m.site_actions.append(sa)
             self.m.sites[site].append(sa)
-            a = self.g.actions[n.id]
-            body = a.body[len(preamble(a)):]
-            if any(isinstance(x, A.Choose) for b in all_blocks(body) for x in b):
-                # a choice inside the action: its parameters live across it
-                self.flow_slots.update(slot for slot, _, _ in ad.params)
-            self.block(body)
-            self.triggers.after_action(s.span)
+            offered.append(sa)
+            if sealed is None:
+                self.action_effects(sa, s.span)
             jumps.append(self.emit(JMP, None, None, s.span))
         for j in jumps:
             self.code[j] = (JMP, len(self.code), None, s.span)
+        return offered
+
+    def action_effects(self, sa, span):
+        """The effects of a site action, then the after-action triggers."""
+        a = self.g.actions[sa.action.name]
+        body = a.body[len(preamble(a)):]
+        if any(isinstance(x, A.Choose) for b in all_blocks(body) for x in b):
+            # a choice inside the action: its parameters live across it
+            self.flow_slots.update(slot for slot, _, _ in sa.action.params)
+        self.block(body)
+        self.triggers.after_action(span)
+
+    def s_Simultaneous(self, s):
+        compile_simultaneous(self, s)
 
     def s_EndGame(self, s):
         if s.winners is not None:

@@ -42,7 +42,7 @@ def all_blocks(body):
                 yield from all_blocks(b)
             if st.else_body is not None:
                 yield from all_blocks(st.else_body)
-        elif isinstance(st, (A.While, A.Repeat, A.For, A.Turn)):
+        elif isinstance(st, (A.While, A.Repeat, A.For, A.Turn, A.Simultaneous)):
             yield from all_blocks(st.body)
 
 

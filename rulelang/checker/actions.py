@@ -184,5 +184,5 @@ def _sub_blocks(st):
             yield b
         if st.else_body is not None:
             yield st.else_body
-    elif isinstance(st, (A.While, A.Repeat, A.For, A.Turn)):
+    elif isinstance(st, (A.While, A.Repeat, A.For, A.Turn, A.Simultaneous)):
         yield st.body

@@ -154,6 +154,8 @@ class StatementChecks(CheckerBase):
             self.g.res[(id(st), "items")] = self.new_slot()
             self.g.res[(id(st), "counter")] = self.new_slot()
             self.check_block(st.body, inner, dict(ctx, nested=True), new_scope=False)
+        elif isinstance(st, A.Simultaneous):
+            self.check_simultaneous(st, scope, ctx)
         elif isinstance(st, A.Turn):
             if ctx.get("action") is not None or ctx.get("trigger"):
                 self.err("RL109", "turn blocks belong in the game flow, not in an action or a trigger", st.span)
@@ -162,6 +164,29 @@ class StatementChecks(CheckerBase):
             self.check_block(st.body, scope, dict(ctx, turn=True, nested=True))
         else:  # pragma: no cover
             self.err("RL109", f"unknown statement {type(st).__name__}", st.span)
+
+    def check_simultaneous(self, st, scope, ctx):
+        """Each player of the list chooses, in secret, with ``me`` = that
+        player; the body is the one ``choose``."""
+        if ctx.get("action") is not None or ctx.get("trigger"):
+            self.err("RL109", "simultaneous choices belong in the game flow, not in an action or a trigger", st.span)
+        it = self.expr(st.iter, scope, ctx)
+        if it not in ("players", "list:player", ERR):
+            self.err("RL103", f"the players who choose: players or a list of players; this is {tname(it)}",
+                     st.iter.span)
+        inner = Scope(scope)
+        slot = self.new_slot()
+        inner.names[st.var] = ("player", slot, False)
+        for key in ("items", "counter", "saved", "pending", "index"):
+            self.g.res[(id(st), key)] = self.new_slot()
+        self.g.res[id(st)] = slot
+        turn_ctx = dict(ctx, turn=True, nested=True, simultaneous=True)
+        if st.cond is not None:
+            self.expect(self.expr(st.cond, inner, turn_ctx), "bool", st.cond, "a condition")
+        if len(st.body) != 1 or not isinstance(st.body[0], A.Choose):
+            self.err("RL109", "a simultaneous choice holds one choose and nothing else (its actions say "
+                     "what happens once everyone has chosen)", st.span)
+        self.check_block(st.body, inner, turn_ctx, new_scope=False)
 
     def random_type(self, st, scope, ctx) -> str:
         """The type of ``random C`` (an element of C) or ``random order of C`` (a list)."""
