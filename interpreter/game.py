@@ -8,7 +8,7 @@ from pathlib import Path
 import rulelang
 from rulelang.diagnostics import RulesError
 
-from .compiler import ParamError, compile_game, params_depend_on_players
+from .compiler import ParamError, compile_game, params_depend_on_players, resolve_params
 from .machine import Machine
 from .runtime import State
 
@@ -80,7 +80,7 @@ class Game:
         if not self.per_players:
             return {}
         lo, hi = self.machine.players
-        by_count = {n: self.machine_for(n).params for n in range(lo, hi + 1)}
+        by_count = {n: resolve_params(self.checked, self.overrides, n) for n in range(lo, hi + 1)}
         out = {}
         for name in self.checked.params:
             values = {n: by_count[n][name] for n in by_count}

@@ -293,7 +293,7 @@ class Machine(MachineViews):
         Z = tuple(tuple(tuple(s) for s in z) if i in stacks else
                   tuple((c, P[c]) for c in z) if i in grids else tuple(z) for i, z in enumerate(st.Z))
         L = st.L
-        return (Z, tuple(st.V), tuple(st.C),
+        return (Z, tuple(tuple(v) if isinstance(v, list) else v for v in st.V), tuple(st.C),
                 tuple(tuple(v) if isinstance(v, list) else v for v in (L[s] for s in self.flow_slots)),
                 st.pc, st.me, st.chance_n, st.done, tuple(st.F) if self.face_down else ())
 

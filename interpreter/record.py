@@ -27,6 +27,7 @@ def game_record(st) -> dict:
             counters[name] = m.to_python(typ, st.V[index])
     reached = {}
     slot = m.achievement_slot
+    kept = st.L[slot]  # reading the record changes nothing
     for text, f, span in m.achievements:
         seats = []
         for p in range(st.n):
@@ -38,6 +39,7 @@ def game_record(st) -> dict:
                 from .machine import _explain
                 raise RuleError(f"the achievement cannot be decided: {_explain(err)}", span) from None
         reached[text] = seats
+    st.L[slot] = kept
     return {"counters": counters, "achievements": reached}
 
 

@@ -75,11 +75,17 @@ def params_cmd(file, players):
     game = _load_game(file, {})
     if players is not None:
         _num_players(game, players)  # a count the game allows, or a usage error
-    info = game.param_info(players)
+    try:
+        info = game.param_info(players)
+        by_players = {} if players is not None else game.param_values_by_players()
+    except ParamError as e:
+        raise _usage_error(str(e)) from None
+    except RuleError as e:
+        click.echo(f"{e.span if e.span is not None else file}: error: {e.message}", err=True)
+        raise _Failure(f"{file} does not compile", 1) from None
     if not info:
         click.echo(f"{game.title} ({file}) declares no parameters")
         return
-    by_players = {} if players is not None else game.param_values_by_players()
     rows = [("name", "kind", "type", "default", "description")]
     rows += [(name, kind, str(typ), _by_count(by_players[name]) if name in by_players else _value_text(value),
               doc or "") for name, kind, typ, value, doc in info]

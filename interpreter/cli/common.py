@@ -67,6 +67,8 @@ def _num_players(game: Game, players: int | None) -> int:
 def _new_state(game: Game, seed: int, players: int, path: str):
     try:
         return game.new_state(seed, players)
+    except ParamError as e:  # a value out of its range for this player count
+        raise _usage_error(str(e)) from None
     except ValueError as e:  # a player count the game does not allow
         raise _usage_error(str(e)) from None
     except RuleError as e:

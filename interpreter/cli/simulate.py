@@ -102,7 +102,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
     click.echo("")
     click.echo(f"{'seat':<6}{'wins':>10}{'win %':>9}{'mean score':>14}")
     for p in range(n):
-        click.echo(f"{'P' + str(p + 1):<6}{wins[p]:>10.2f}{100 * wins[p] / games:>8.1f}%{mean_scores[p]:>14.2f}")
+        click.echo(f"{'P' + str(p + 1):<6}{wins[p]:>10.2f}{100 * wins[p] / ended:>8.1f}%{mean_scores[p]:>14.2f}")
     if capped:
         click.echo(f"\n{_plural(capped, 'game')} ({100 * capped / games:.1f}%) still going after "
                    f"{_plural(max_actions, 'action')}: left out of the wins and scores above")

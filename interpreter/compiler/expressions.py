@@ -222,6 +222,11 @@ class Expressions:
                                      for x in (e.left, e.right)):
             ids = self.ns.ref(self.layout.card_name_ids, "_t")
             return f"({ids}[{self.expr(e.left, ctx)}] {op} {ids}[{self.expr(e.right, ctx)}])"
+        if self.t(e.left).startswith("list:"):  # a list may be held as a tuple (a random order, a set choice)
+            if op == "+":
+                return f"[*{self.expr(e.left, ctx)}, *{self.expr(e.right, ctx)}]"
+            if op in ("==", "!="):
+                return f"(list({self.expr(e.left, ctx)}) {op} list({self.expr(e.right, ctx)}))"
         return f"({self.expr(e.left, ctx)} {self._OPS[op]} {self.expr(e.right, ctx)})"
 
     def e_Attr(self, e, ctx):

@@ -179,9 +179,12 @@ class FlowCompiler:
         cards = self.new_slot()
         moving = cards_moved(self.exprs.t(s.what), self.exprs.fn(s.what), (STACK_SHIFT, STACK_MASK))
 
-        def move_noting_cards(st):
-            st.L[cards] = moving(st)
+        def move_noting_cards(st):  # the cards that came from another place entered
+            moved = moving(st)
+            loc = st.loc
+            before = [loc[c] for c in moved]
             move(st)
+            st.L[cards] = tuple(c for c, was in zip(moved, before) if loc[c] != was)
         self.emit(EXEC, move_noting_cards, None, s.span)
         self.triggers.after_cards_enter(triggers, cards, s.span)
 
@@ -277,9 +280,10 @@ class FlowCompiler:
         """The effects of a site action, then the after-action triggers."""
         a = self.g.actions[sa.action.name]
         body = a.body[len(preamble(a)):]
-        if any(isinstance(x, A.Choose) for b in all_blocks(body) for x in b):
-            # a choice inside the action: its parameters live across it
+        if any(isinstance(x, (A.Choose, A.SetRandom, A.LetRandom, A.Shuffle)) for b in all_blocks(body) for x in b):
+            # a choice or a chance step inside the action: its parameters and lets live across it
             self.flow_slots.update(slot for slot, _, _ in sa.action.params)
+            self.flow_slots.update(slot for slot, _ in sa.action.lets)
         self.block(body)
         self.triggers.after_action(span)
 

@@ -55,11 +55,14 @@ def resolve_params(g: CheckedGame, overrides: dict, num_players: int | None = No
 
 
 def params_depend_on_players(g: CheckedGame) -> bool:
-    """Does any parameter default read ``player_count``?"""
+    """Does any parameter's default or range read ``player_count``?"""
     for p in g.params.values():
-        for x in walk(p.default):
-            if isinstance(x, A.Name) and g.res.get(id(x)) == ("player_count",):
-                return True
+        for e in (p.default, p.low, p.high):
+            if e is None:
+                continue
+            for x in walk(e):
+                if isinstance(x, A.Name) and g.res.get(id(x)) == ("player_count",):
+                    return True
     return False
 
 

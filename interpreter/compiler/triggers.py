@@ -22,6 +22,9 @@ from __future__ import annotations
 from ..runtime import EXEC, JF, JMP, RuleError
 
 
+MAX_CODE = 200_000  # steps of the compiled flow: trigger bodies are copied, and copies nest
+
+
 class Triggers:
     def __init__(self, flow):
         self.flow = flow
@@ -47,7 +50,7 @@ class Triggers:
     def expand(self, t, span):
         """Lay out ``t``'s body here (or a rule error if ``t`` is already firing)."""
         flow = self.flow
-        if t in self.firing:
+        if any(f is t for f in self.firing):
             line = t.span.line
 
             def fires_itself(st):
@@ -58,9 +61,13 @@ class Triggers:
         self.firing.append(t)
         try:
             flow.probe("trigger", f"trigger at line {t.span.line} fired", t.span)
+            flow.flow_slots.update(s for s in self.g.trigger_slots[id(t)] if s is not None)
             flow.block(t.body)
         finally:
             self.firing.pop()
+        if len(flow.code) > MAX_CODE:
+            raise RuleError(f"the triggers, laid out wherever they can fire (and inside each other), come to "
+                            f"more than {MAX_CODE} steps; fire fewer triggers from triggers", t.span)
 
     # ------------------------------------------------------------ cards entering zones
     def for_destination(self, dest) -> list:

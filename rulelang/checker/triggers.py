@@ -12,6 +12,18 @@ from .model import ERR
 from .scope import Scope
 
 
+def _blocks(body):
+    yield body
+    for st in body:
+        if isinstance(st, A.If):
+            for _, b in st.branches:
+                yield from _blocks(b)
+            if st.else_body is not None:
+                yield from _blocks(st.else_body)
+        elif isinstance(st, (A.Repeat, A.For)):
+            yield from _blocks(st.body)
+
+
 class TriggerChecks(CheckerBase):
     """Triggers and the record; their bodies are checked as statements."""
 
@@ -48,6 +60,12 @@ class TriggerChecks(CheckerBase):
                 self.expect(self.expr(t.cond, scope, ctx), "bool", t.cond, "the trigger's condition")
         self.g.trigger_slots[id(t)] = (card_slot, owner_slot)
         self.g.triggers.append(t)
+        if t.event == "action":
+            for b in _blocks(t.body):
+                for st in b:
+                    if isinstance(st, A.Choose):
+                        self.err("RL109", 'a choose in "after every action" would offer an action, after '
+                                 "which the trigger would fire again: put the choice in the flow", st.span)
         self.check_block(t.body, scope, ctx)
 
     def _bind(self, scope, name, typ, slot, span):
