@@ -11,13 +11,16 @@ Nothing a player may not see is ever shown:
 - an action's text names the cards in its parameters, and some of those are
   hidden from the other players (a card put back face down, say).  So moves are announced by :func:`move_text`, which writes
   "a hidden card" for every card parameter a viewer does not know, neither
-  before nor after the move;
+  before nor after the move; a choice made in secret (``state.is_secret``,
+  in a simultaneous round) is announced to the others as "P2 chose in secret";
 - with several people at one terminal, the screen is cleared and a "pass to
   player N" gate shown between different people's turns.
 
 The only things read besides observations are static declarations (the
-zones' kinds and visibility, the actions' parameter types), never where a
-card lies; see :func:`zone_layout` and :func:`action_cards`.
+zones' kinds and visibility, the actions' parameter types, a named card's
+enum attribute for its colour), never where a card lies; see
+:func:`zone_layout`, :func:`action_cards` and :mod:`interpreter.play_grid`
+(how piles, stacks and grids are drawn).
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ import io
 import os
 import re
 import sys
-import zlib
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -36,14 +38,13 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from .play_grid import enum_style, grid_widths, value_text as _value, zone_renderable
 from .record import record_lines
 from .runtime import IllegalAction, RuleError
 
 HIDDEN_CARD = "a hidden card"
+SECRET = "chose in secret"
 COMMANDS = {"help": "help", "?": "help", "show": "show", "log": "log", "quit": "quit", "exit": "quit"}
-# Colours for card names, picked by a stable hash of the name's first word.
-PALETTE = ("red", "green", "yellow", "blue", "magenta", "cyan", "bright_red", "bright_green",
-           "bright_blue", "bright_magenta", "bright_cyan", "dark_orange")
 
 
 class DeadState(Exception):
@@ -55,7 +56,7 @@ class DeadState(Exception):
 @dataclass(frozen=True)
 class ZoneInfo:
     name: str
-    kind: str  # "pile" or "stacks"
+    kind: str  # "pile", "stacks" or "grid"
     per_player: bool
     visibility: str  # "public", "owner", "hidden" or "" (unknown)
 
@@ -82,7 +83,12 @@ def _text_with_hidden(state, action, hidden: set) -> str:
 
 
 def knowledge(state, cards: Sequence[int]) -> dict:
-    """For each card id, the bit mask of the seats that know it where it lies."""
+    """For each card id, the bit mask of the seats that know it where it lies.
+    In a game with face-down moves, as ``state.observation``: by the per-card
+    knowledge alone (``state.knows`` also counts a seen zone, which names a
+    card laid face down in a public grid)."""
+    if getattr(getattr(state, "m", None), "face_down", False):
+        return {c: state.K[c] & ((1 << state.num_players) - 1) for c in cards}
     return {c: sum(1 << p for p in range(state.num_players) if state.knows(p, c)) for c in cards}
 
 
@@ -127,74 +133,9 @@ class MoveText:
 
 
 # ---------------------------------------------------------------- the view
-def _card_style(name: str) -> str:
-    word = name.split()[0] if name.split() else name
-    return PALETTE[zlib.crc32(word.encode("utf-8")) % len(PALETTE)]
-
-
-def _card(entry) -> Text:
-    """One observed card: None (face down), a name, or a dict ``{"card":
-    name, var: value, ...}`` for a card whose card variables changed (a
-    Pawn's declared rank): "Harvest (value 5)"."""
-    if entry is None:
-        return Text("?", style="dim")
-    if isinstance(entry, dict):
-        name = str(entry.get("card", "?"))
-        text = Text(name, style=_card_style(name))
-        extra = [f"{k} {_value(v)}" for k, v in entry.items() if k != "card"]
-        if extra:
-            text.append(f" ({', '.join(extra)})", style="dim")
-        return text
-    return Text(str(entry), style=_card_style(str(entry)))
-
-
-def _join(parts: Sequence[Text], sep: str = ", ") -> Text:
-    out = Text()
-    for i, p in enumerate(parts):
-        if i:
-            out.append(sep)
-        out.append_text(p)
-    return out
-
-
-def pile_text(cards: list, shared: bool = False) -> Text:
-    """One pile as the viewer sees it: names, "?" for a face-down card (by
-    position when some are known), or just a count when all are face down."""
-    if not cards:
-        return Text("-", style="dim")
-    hidden = sum(c is None for c in cards)
-    if hidden == len(cards):
-        return Text(f"{hidden} face down", style="dim")
-    if hidden:
-        return _join([Text(f"{i}:") + _card(c) for i, c in enumerate(cards, 1)], "  ")
-    text = _join([_card(c) for c in cards])
-    if shared and len(cards) > 1:
-        text.append(" (top)", style="dim")
-    return text
-
-
-def stacks_text(stacks: list) -> Text:
-    if not stacks:
-        return Text("-", style="dim")
-    lines = [Text(f"{i}: ") + _join([_card(c) for c in s]) for i, s in enumerate(stacks, 1)]
-    return _join(lines, "\n")
-
-
-def _zone_text(zone: ZoneInfo, content, shared: bool) -> Text:
-    return stacks_text(content) if zone.kind == "stacks" else pile_text(content, shared)
-
-
 def _zone_label(zone: ZoneInfo) -> str:
     return {"hidden": f"{zone.name} (face down)", "owner": f"{zone.name} (owner only)"}.get(
         zone.visibility, zone.name)
-
-
-def _value(v, typ=None) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if typ == "player" and isinstance(v, int):
-        return f"P{v + 1}"  # seats are 0-based in observations, P1.. on the screen
-    return str(v)
 
 
 def render_view(state, player: int, console_width: int = 100, *, color: bool = False,
@@ -208,6 +149,11 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
     zones = zone_layout(state, obs)
     nseats = state.num_players
     frame = box.ROUNDED if color else box.ASCII
+    style = enum_style(state)
+
+    def zone_cell(z: ZoneInfo, content, shared: bool):
+        return zone_renderable(z.kind, content, shared, color=color, style=style)
+
     parts = []
 
     to_move = obs.get("to_move")
@@ -228,6 +174,7 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
     if mine or pvars or scores:
         t = Table(title="Players", title_justify="left", box=frame, show_lines=True, expand=False)
         t.add_column("seat", no_wrap=True)
+        cells = [[zone_cell(z, obs["zones"][z.name][p], False) for z in mine] for p in range(nseats)]
         for z in mine:
             t.add_column(_zone_label(z))
         for name in pvars:
@@ -241,11 +188,16 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
             if to_move == p:
                 seat.append(" *", style="bold")
             row = [seat]
-            row += [_zone_text(z, obs["zones"][z.name][p], False) for z in mine]
+            row += cells[p]
             row += [Text(_value(vs[p], types.get(name))) for name, vs in pvars.items()]
             if scores is not None:
                 row.append(Text(_value(scores[p])))
             t.add_row(*row)
+        grids = [False] + [z.kind == "grid" for z in mine] + [False] * (len(t.columns) - len(mine) - 1)
+        if any(grids):  # the grids are squeezed last
+            for column, w in zip(t.columns, grid_widths([[c.header, *c.cells] for c in t.columns],
+                                                        grids, console_width)):
+                column.width = w
         parts.append(t)
 
     shared = [z for z in zones if not z.per_player]
@@ -254,7 +206,7 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
         t.add_column("zone", no_wrap=True)
         t.add_column("cards")
         for z in shared:
-            t.add_row(Text(_zone_label(z)), _zone_text(z, obs["zones"][z.name], True))
+            t.add_row(Text(_zone_label(z)), zone_cell(z, obs["zones"][z.name], True))
         parts.append(t)
 
     if obs["vars"]:
@@ -481,15 +433,22 @@ class Session:
         return f"{self.moves} action{'' if self.moves == 1 else 's'}"
 
     def play(self, seat: int, action) -> None:
+        """Apply ``action`` and announce it; one made in secret (in a
+        simultaneous round, ``state.is_secret``) is shown to the others as
+        "P2 chose in secret" (logged with the text None)."""
         st = self.state
+        is_secret = getattr(st, "is_secret", None)
+        secret = bool(is_secret(action)) if is_secret is not None else False
         move = MoveText(st, action)
         st.apply(action)
         move.applied()
         self.moves += 1
         for h in self.humans:
-            self.logs[h].append((self.moves, seat, move.for_viewers([h])))
+            self.logs[h].append((self.moves, seat, None if secret and h != seat else move.for_viewers([h])))
         if seat in self.humans:
             self.say(f"P{seat + 1} (you): {move.for_viewers([seat])}")
+        elif secret:
+            self.say(f"P{seat + 1} {SECRET}")
         else:
             self.say(f"P{seat + 1}: {move.for_viewers(self.humans)}")
 
@@ -505,7 +464,7 @@ class Session:
     def _log_line(self, entry, seat: int) -> str:
         number, mover, text = entry
         who = f"P{mover + 1}" + (" (you)" if mover == seat else "")
-        return f"{number:4d}  {who}: {text}"
+        return f"{number:4d}  {who} {SECRET}" if text is None else f"{number:4d}  {who}: {text}"
 
     def gate(self, seat: int) -> bool:
         """Clear the screen and wait for ``seat``'s player; False on quit."""

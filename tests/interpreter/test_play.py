@@ -23,7 +23,7 @@ EMU = str(ROOT / "games" / "emu_ranchers.rules")
 FOX = str(ROOT / "games" / "fox_in_the_henhouse.rules")
 PROMPT = re.compile(r"^P(\d+), choose (?:1|1-\d+) \(or help\): (.*)$")
 GATE = re.compile(r"^Pass to player (\d+) \(P\d+\), then press Enter\. ")
-MOVE = re.compile(r"^P(\d+)( \(you\))?: (.*)$")
+MOVE = re.compile(r"^P(\d+)( \(you\))?(?:: | (?=chose in secret$))(.*)$")  # a secret choice: no colon
 ANSI = re.compile(r"\x1b\[")
 
 
