@@ -84,6 +84,7 @@ class Machine(MachineViews):
         self.winners_index = 0  # st.V[winners_index]: seats named by "end game with winners", or None
         self.score_fn = None
         self.tiebreaks = []
+        self.nobody_wins = None  # "nobody wins if COND": a function of the state, or None
         self.outcome_slot = 0
         self.outcome_span = None
         self.explicit_chance = False
@@ -396,6 +397,14 @@ class Machine(MachineViews):
         named = st.V[self.winners_index]
         if named is not None:  # "end game with winners ..."
             return list(named)
+        slot = self.outcome_slot
+        if self.nobody_wins is not None:
+            st.L[slot] = 0
+            try:
+                if self.nobody_wins(st):
+                    return []
+            except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+                raise RuleError(f"the winner cannot be decided: {_explain(err)}", self.outcome_span) from None
         keys = []
         slot = self.outcome_slot
         try:

@@ -266,7 +266,8 @@ class State:
     def knows(self, player: int, card) -> bool:
         """Does ``player`` know this card's identity where it lies?"""
         cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
-        return bool((self.K[cid] | self.vis[self.loc[cid]]) >> player & 1)
+        seen = 0 if self.F[cid] else self.vis[self.loc[cid]]  # a face-down card is not seen where it lies
+        return bool((self.K[cid] | seen) >> player & 1)
 
     def resample(self, player: int, rng) -> "State":
         """A full state that agrees with everything ``player`` knows: every

@@ -295,6 +295,7 @@ class Simultaneous:
     chooses in secret; the choices take effect together, in seat order."""
     var: str
     iter: object
+    start: object
     cond: object
     body: tuple
     span: Span = _span()
@@ -471,6 +472,7 @@ class Outcome:
     var: str
     score: object
     tiebreaks: tuple  # of (direction, expr)
+    nobody: object = None  # "nobody wins if COND" (COND reads no player: the game as a whole)
     span: Span = _span()
 
 

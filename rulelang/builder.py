@@ -260,8 +260,13 @@ class _Builder(Transformer):
         var = str(c[0])
         score = None
         ties = []
+        nobody = None
         for kind, a, b in c[1:]:
-            if kind == "score":
+            if kind == "nobody":
+                if nobody is not None:
+                    raise _BuildError(Diagnostic("RL102", 'the outcome has two "nobody wins" lines', a.span))
+                nobody = a
+            elif kind == "score":
                 if score is not None:
                     raise _BuildError(Diagnostic("RL102", "the outcome has two score lines", a.span))
                 score = a
@@ -269,7 +274,7 @@ class _Builder(Transformer):
                 ties.append((a, b))
         if score is None:
             raise _BuildError(Diagnostic("RL108", "the outcome needs a score line", self._span(meta)))
-        return A.Outcome(var, score, tuple(ties), span=self._span(meta))
+        return A.Outcome(var, score, tuple(ties), nobody, span=self._span(meta))
 
     def outcome_score(self, c):
         return ("score", c[0], None)
@@ -279,6 +284,9 @@ class _Builder(Transformer):
 
     def outcome_then_low(self, c):
         return ("then", "lowest", c[0])
+
+    def outcome_nobody(self, c):
+        return ("nobody", c[0], None)
 
     def block(self, c):
         return tuple(c)
@@ -409,7 +417,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def simultaneous_stmt(self, meta, c):
-        return A.Simultaneous(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
+        return A.Simultaneous(str(c[0]), c[1], c[2], c[3], c[4], span=self._span(meta))
 
     @v_args(meta=True)
     def turn_stmt(self, meta, c):

@@ -156,8 +156,12 @@ def swap(s, exprs: Expressions, m: Machine):
         iy, py, ky = where(st, y)
         px[kx], py[ky] = y, x
         st.loc[x], st.loc[y] = iy, ix
-        st.K[x] |= st.vis[iy]
-        st.K[y] |= st.vis[ix]
+        P, F = st.P, st.F
+        P[x], P[y] = P[y], P[x]  # in a grid, each takes the other's cell
+        if not F[x]:  # a face-down card stays unseen where it goes
+            st.K[x] |= st.vis[iy]
+        if not F[y]:
+            st.K[y] |= st.vis[ix]
     return swap
 
 

@@ -245,8 +245,9 @@ class FlowCompiler:
             pile = st.Z[inst]
             seen = st.vis[inst]
             K = st.K
-            for c in pile:  # a shuffled card is known only to who sees the pile
-                K[c] = seen
+            F = st.F
+            for c in pile:  # a shuffled card is known only to who sees the pile (face up)
+                K[c] = 0 if F[c] else seen
             st.L[slot] = len(pile)
         self.emit(EXEC, start_shuffle, None, s.span)
         self.emit(RANDOM, Shuffle(zone, slot), None, s.span)

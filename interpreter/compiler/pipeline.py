@@ -54,6 +54,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     m.outcome_span = o.span
     m.score_fn = exprs.fn(o.score)
     m.tiebreaks = [(1 if hilo == "highest" else -1, exprs.fn(e)) for hilo, e in o.tiebreaks]
+    m.nobody_wins = exprs.fn(o.nobody) if o.nobody is not None else None
     # 5. invariants: declared ones, then the zones' capacities
     for inv in g.invariants:
         entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)

@@ -28,11 +28,16 @@ def compile_simultaneous(flow, s):
     flow.flow_slots.update((var, items, count, saved, pending, index))
     m.sealed_slots = tuple(m.sealed_slots) + (pending,)
     seq = exprs.seq_fn(s.iter)
+    first = exprs.fn(s.start) if s.start is not None else None
     cond = exprs.fn(s.cond) if s.cond is not None else None
 
     # 1. each player chooses, in turn, in secret
     def start(st):
-        st.L[items] = tuple(seq(st))
+        xs = tuple(seq(st))
+        if first is not None and xs:  # from a player on, round the list
+            k = xs.index(first(st)) if first(st) in xs else 0
+            xs = xs[k:] + xs[:k]
+        st.L[items] = xs
         st.L[count] = 0
         st.L[pending] = ()
         st.L[saved] = st.me

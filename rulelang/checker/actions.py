@@ -106,6 +106,27 @@ class ActionChecks(CheckerBase):
             self.err("RL117", f'"{p.name}" would choose a card of {zone.name} by name, but those cards are '
                      f'hidden from the player who chooses; choose a position instead '
                      f'(e.g. "i in 1..size({zone.name}...)")', p.domain.span)
+        elif zone.name in self.face_down_zones() and not owner_is_me:
+            self.err("RL117", f'"{p.name}" would choose a card of {zone.name} by name, but cards are laid '
+                     f'face down there, hidden from the player who chooses; choose a position or a cell '
+                     f'instead', p.domain.span)
+
+    def face_down_zones(self) -> set:
+        """The zones some move lays cards face down in."""
+        if getattr(self, "_face_down_zones", None) is None:
+            zones = set()
+            todo = [item.body for item in self.m.items if isinstance(getattr(item, "body", None), tuple)]
+            while todo:
+                for st in todo.pop():
+                    if isinstance(st, A.Move) and st.face_down:
+                        d = st.dest
+                        if isinstance(d, A.Call):
+                            zones.add(d.func)
+                        elif isinstance(d, A.Name):
+                            zones.add(d.id)
+                    todo.extend(_sub_blocks(st))
+            self._face_down_zones = zones
+        return self._face_down_zones
     def check_action_cycles(self):
         # an action whose effects offer (directly or not) itself again would inline forever
         actions = self.g.actions

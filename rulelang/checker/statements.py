@@ -174,6 +174,8 @@ class StatementChecks(CheckerBase):
         if it not in ("players", "list:player", ERR):
             self.err("RL103", f"the players who choose: players or a list of players; this is {tname(it)}",
                      st.iter.span)
+        if st.start is not None:
+            self.expect(self.expr(st.start, scope, ctx), "player", st.start, "the first player")
         inner = Scope(scope)
         slot = self.new_slot()
         inner.names[st.var] = ("player", slot, False)
