@@ -67,8 +67,11 @@ class ActionCompiler:
                     self.m.never_actions.append((a.name, item.span))
             self.hoist_nodes(item.cond, level, level_of_slot, levels, inlines)
             levels[level].append(("req", None, item.cond))
+        # an inner parameter's domain that reads no other parameter is computed once, before the loops
+        fixed = {i for i, p in enumerate(a.params) if i > 0 and p.high is None and not prefilters[i]
+                 and self.free_level(p.domain, level_of_slot) == 0}
         plan = ([(slot, p.domain, p.high, (p.min_size, p.max_size) if p.subsets else None)
-                 for (slot, _, _), p in zip(params, a.params)], levels, prefilters, inlines)
+                 for (slot, _, _), p in zip(params, a.params)], levels, prefilters, inlines, fixed)
         enum = enumerator(self.exprs, self.has_copies, plan)
         return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span)
 

@@ -30,9 +30,10 @@ def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
 def enumerator(exprs: Expressions, has_copies: bool, plan):
     """Nested loops for one action.  ``plan``: params [(slot, domain
     node, high node or None, (min, max) size nodes of a set choice or None)], levels [[(kind, slot, node)]] for 0..k
-    (kind "req", "let" or "hoist"), prefilters [[node]] per parameter, and
-    inlines {id(call): [(function parameter slot, argument)]}."""
-    params, levels, prefilters, inlines = plan
+    (kind "req", "let" or "hoist"), prefilters [[node]] per parameter,
+    inlines {id(call): [(function parameter slot, argument)]}, and fixed: the
+    indices of inner parameters whose domain reads no other parameter."""
+    params, levels, prefilters, inlines, fixed = plan
     ns = exprs.ns
     expr = exprs.expr
     name = ns.fresh("_enum")
@@ -83,6 +84,12 @@ def enumerator(exprs: Expressions, has_copies: bool, plan):
             del ctx[slot]
         lines.append(f"        if {conds}:")
         lines.append(f"            {d}.append({var})")
+        lines.append(f"    if not {d}:")
+        lines.append("        return")
+        filtered[i] = d
+    for i in sorted(fixed):  # domains that depend on no parameter: computed once
+        d = f"d{i}"
+        lines.append(f"    {d} = list({domain(exprs, has_copies, params[i], ctx)})")
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
