@@ -256,15 +256,18 @@ class Machine(MachineViews):
         """A card chosen by name where some players could not see, that is
         still out of their sight, could have been any card of its place: they
         forget where each of those cards is (unless they see it now)."""
-        K, vis, loc = st.K, st.vis, st.loc
+        K, vis, loc, F = st.K, st.vis, st.loc, st.F
+
+        def seen(c):  # who sees the card where it lies (nobody, face down)
+            return 0 if F[c] else vis[loc[c]]
         for card, inst, blind in unseen:
-            blind &= ~vis[loc[card]]
+            blind &= ~seen(card)
             if not blind:
                 continue  # the chosen card is in plain sight now: nothing to guess
             place = st.Z[inst]  # what is left of the place it was chosen from, and the card
             cards = [c for s in place for c in s] if inst in self.stack_instances else list(place)
             for c in cards + [card]:
-                K[c] &= ~(blind & ~vis[loc[c]])
+                K[c] &= ~(blind & ~seen(c))
 
     def enumerate_site(self, st: State) -> list:
         op, site, _, span = self.code[st.pc]

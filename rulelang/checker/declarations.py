@@ -310,5 +310,5 @@ class DeclarationChecks(CheckerBase):
         self.expect(self.expr(o.score, scope, ctx), "int", o.score, "the score")
         for hilo, e in o.tiebreaks:
             self.expect(self.expr(e, scope, ctx), "int", e, "a tie-break")
-        if o.nobody is not None:
-            self.expect(self.expr(o.nobody, scope, ctx), "bool", o.nobody, '"nobody wins if"')
+        if o.nobody is not None:  # about the game as a whole: no player of its own
+            self.expect(self.expr(o.nobody, Scope(), ctx), "bool", o.nobody, '"nobody wins if"')
