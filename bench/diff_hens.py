@@ -102,16 +102,21 @@ def check_chart(B, m):
     same order, then the ten goal cards)."""
     errs = []
     N = names(B)
-    attrs = {n: v for n, (v, _) in m.card_attrs.items()} if isinstance(m.card_attrs, dict) else {}
+    attrs = {a: v for a, (v, _) in m.card_attrs.items()}
     rules_names = list(dict.fromkeys(m.card_names))
     want = [N[k] for k in range(B.NUM_CARDS)] + [f"Goal {g}" for g in range(1, 11)]
-    if rules_names[:len(want)] != want and sorted(rules_names) != sorted(want):
+    if rules_names != want:
         errs.append(f"card names differ: {rules_names} vs {want}")
     for k, (breed, _, num, eggs, medals, copies) in enumerate(B.CARDS):
         name = N[k]
-        n = len(m.card_ids(name))
-        if n != copies:
-            errs.append(f"{name}: {n} copies in the rules file, {copies} in the csv")
+        cids = m.card_ids(name)
+        if len(cids) != copies:
+            errs.append(f"{name}: {len(cids)} copies in the rules file, {copies} in the csv")
+        for c in cids:
+            got = (attrs["number"][c], attrs["eggs"][c], attrs["medals"][c])
+            if got != (num, eggs, medals):
+                errs.append(f"{name}: number, eggs, medals {got} in the rules file, {(num, eggs, medals)} in the csv")
+                break
     return errs
 
 
