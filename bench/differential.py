@@ -2,8 +2,8 @@
 
     python bench/differential.py [GAME] [-n GAMES] [--seed S] [--players P] [game options]
 
-GAME is ``emu_ranchers`` (the default; ``emu``) or ``desplumados``
-(``des``); ``bench/diff_GAME.py`` holds what is particular to a game: how
+GAME is ``emu_ranchers`` (the default; ``emu``), ``desplumados``
+(``des``) or ``hens``; ``bench/diff_GAME.py`` holds what is particular to a game: how
 the interpreter's deal is made to match the baseline's, how the
 baseline's actions read as the rules file's action texts, and how the
 result is compared.  ``--players`` takes a count, a list (``3,5``) or a
@@ -11,7 +11,8 @@ range (``3-7``); game i is played with the counts in turn (the default:
 every count the game allows).  ``--weighted`` chooses actions with the game module's
 weights instead of uniformly (for ¡Desplumados!: hens to henhouses, so
 that games are won as well as ended by the moon).  ``--rules FILE`` checks another version of
-the rules file (a variant, a deliberate mistake).  Emu options: ``--excuse --pawns --courts``.
+the rules file (a variant, a deliberate mistake).  Emu options: ``--excuse --pawns --courts``; Hens options:
+``--solo-target T --rounds R --rooster-round K --no-step-scores``.
 
 Each game: the same deal in both engines; then at every decision the two
 sets of legal actions (as text) must be equal, one random action is played
@@ -40,7 +41,7 @@ SHARED = ROOT.parent / "shared"
 
 from interpreter import load  # noqa: E402
 
-GAMES = {"emu_ranchers": "diff_emu_ranchers", "desplumados": "diff_desplumados"}
+GAMES = {"emu_ranchers": "diff_emu_ranchers", "desplumados": "diff_desplumados", "hens": "diff_hens"}
 ALIASES = {"emu": "emu_ranchers", "des": "desplumados"}
 
 
@@ -116,6 +117,8 @@ def play_one(G, B, game, seed, players, opts, rnd, weight=None):
                                f"  only baseline: {sorted(set(bl) - set(il))}\n"
                                f"  only rules file: {sorted(set(il) - set(bl))}\n"
                                f"  both: {sorted(set(bl) & set(il))}")
+        if not bl:
+            raise Disagreement(f"{where}: neither engine has a legal action, and the game is not over (stuck)")
         text = pick(sorted(bl), rnd, weight)
         for a in bl[text]:
             B.apply(b, a)
@@ -161,7 +164,7 @@ def main(argv=None):
     G = importlib.import_module(GAMES[stem])
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("game", nargs="?", default="emu_ranchers", help="emu_ranchers (default) or desplumados")
+    ap.add_argument("game", nargs="?", default="emu_ranchers", help="emu_ranchers (default), desplumados or hens")
     ap.add_argument("-n", type=int, default=200, help="games (default 200)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--players", help="a count, list or range (default: every allowed count in turn)")
