@@ -52,6 +52,11 @@ def is_const(f) -> bool:
     return hasattr(f, "const")
 
 
+# Builtins computed by a helper of .helpers that reads the state.
+_STATE_HELPERS = {"stack_of": "_stack_of", "open_cells": "_open_cells", "neighbours": "_neighbours",
+                  "cell_of": "_cell_of", "corners": "_corners", "lines": "_lines"}
+
+
 class Expressions:
     """The expression compiler of one game.
 
@@ -354,18 +359,8 @@ class Expressions:
         if f == "can":  # the actions' searches, found by name when called (they are compiled later)
             names = tuple(a.id for a in args)
             return f"_can(st, {self.ns.ref(self.action_defs, '_a')}, {self.ns.ref(names)})"
-        if f == "stack_of":
-            return f"_stack_of(st, {self.expr(args[0], ctx)})"
-        if f == "open_cells":
-            return f"_open_cells(st, {self.expr(args[0], ctx)})"
-        if f == "neighbours":
-            return f"_neighbours(st, {self.expr(args[0], ctx)}, {self.expr(args[1], ctx)})"
-        if f == "cell_of":
-            return f"_cell_of(st, {self.expr(args[0], ctx)})"
-        if f == "corners":
-            return f"_corners(st, {self.expr(args[0], ctx)})"
-        if f == "lines":
-            return f"_lines(st, {self.expr(args[0], ctx)})"
+        if f in _STATE_HELPERS:  # helpers that read the state: _name(st, args...)
+            return f"{_STATE_HELPERS[f]}(st, " + ", ".join(self.expr(x, ctx) for x in args) + ")"
         if f == "is_winner":  # among the winners (meant for a finished game: achievements)
             return f"({self.expr(args[0], ctx)} in st.m.winners(st))"
         if f == "count" and elem_type(self.t(args[0])) != "bool":
