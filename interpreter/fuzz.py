@@ -139,6 +139,10 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 message, span = broken[0]
                 raise _Found("invariant", message, _where(span))
         if state.is_terminal:
+            if "rule_error" not in skip:
+                message, span = _results_error(state)
+                if message is not None:
+                    raise _Found("rule_error", message, _where(span))
             return texts, state
         if check_cycles and "cycle" not in skip:
             key = state.key()
@@ -177,6 +181,23 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 return texts, state
             raise _Found("invariant", err.message, _where(err.span)) from None
         step += 1
+
+
+def _results_error(state):
+    """(message, span) of a rule error met computing a finished game's
+    results (a score that cannot be computed), or (None, None)."""
+    try:
+        state.returns()
+        state.winners()
+    except RuleError as err:
+        return err.message, err.span
+    return None, None
+
+
+def _results(state):
+    """A finished game's results, or the rule error computing them, to compare two runs."""
+    message, _ = _results_error(state)
+    return message if message is not None else state.returns()
 
 
 def _where(span):
@@ -335,7 +356,7 @@ class _Fuzzer:
             if "nondeterminism" not in skip and self.played_games % 5 == 1 and final is not None \
                     and final.is_terminal:
                 again, index = replay(game, players, game_seed, texts)
-                if index is not None or again.key() != final.key() or again.returns() != final.returns():
+                if index is not None or again.key() != final.key() or _results(again) != _results(final):
                     found = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
                     last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
                     last["found"] = found

@@ -6,9 +6,14 @@ Nothing here knows the rules language's syntax.
 
 from __future__ import annotations
 
-from .runtime import (CHANCE, DECIDE, EXEC, JF, JMP, MAX_AUTO_STEPS, RANDOM, IllegalAction, RuleError, State,
+from .runtime import (CHANCE, DECIDE, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH, MAX_VALUE,
+                      RANDOM, IllegalAction, RuleError, State,
                       _mix, rng_below)
 from .views import MachineViews
+
+# What a failed evaluation raises (max of nothing, an index past the end, a
+# division by zero, ...): turned into RuleErrors with the span of the rules.
+EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError, OverflowError)
 
 
 class InvariantBroken(Exception):
@@ -215,7 +220,7 @@ class Machine(MachineViews):
             if err.span is None:
                 raise RuleError(err.message, code[pc][3]) from None
             raise
-        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+        except EVAL_ERRORS as err:
             st.pc = pc
             raise RuleError(_explain(err), code[pc][3]) from None
 
@@ -245,7 +250,7 @@ class Machine(MachineViews):
         try:
             for slot, f in ad.lets:
                 L[slot] = f(st)
-        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+        except EVAL_ERRORS as err:
             raise RuleError(_explain(err), ad.span) from None
         if sa.sealed is not None:  # kept, unseen, until everyone has chosen
             L[sa.sealed] = L[sa.sealed] + ((st.me, tuple(action)),)
@@ -275,10 +280,11 @@ class Machine(MachineViews):
         # the actions of one choice often range over the same pile: its copies
         # are told apart once (nothing moves while the choice is searched)
         self.domain_cache = {}
+        self.search_left = MAX_SEARCH
         try:
             for sa in self.sites[site]:
                 sa.action.enumerate(st, out, (sa.uid,))
-        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+        except EVAL_ERRORS as err:
             raise RuleError(_explain(err), span) from None
         except RuleError as err:
             if err.span is None:
@@ -309,7 +315,7 @@ class Machine(MachineViews):
         for f, message, span in self.always_invariants:
             try:
                 ok = f(st)
-            except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            except EVAL_ERRORS as err:
                 raise InvariantBroken(f"invariant could not be evaluated: {_explain(err)}", span) from None
             if not ok:
                 raise InvariantBroken(message, span)
@@ -336,7 +342,7 @@ class Machine(MachineViews):
         for f, message, span in self.invariants:
             try:
                 ok = f(st)
-            except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            except EVAL_ERRORS as err:
                 out.append((f"invariant could not be evaluated: {_explain(err)}", span))
                 continue
             if not ok:
@@ -392,8 +398,12 @@ class Machine(MachineViews):
             for p in range(st.n):
                 st.L[slot] = p
                 out.append(self.score_fn(st))
-        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+        except EVAL_ERRORS as err:
             raise RuleError(f"the score cannot be computed: {_explain(err)}", self.outcome_span) from None
+        for v in out:
+            if not -MAX_VALUE <= v <= MAX_VALUE:
+                raise RuleError(f"a score of {v} is beyond the bound on numbers (-10^15 to 10^15)",
+                                self.outcome_span)
         return out
 
     def winners(self, st) -> list:
@@ -406,7 +416,7 @@ class Machine(MachineViews):
             try:
                 if self.nobody_wins(st):
                     return []
-            except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+            except EVAL_ERRORS as err:
                 raise RuleError(f"the winner cannot be decided: {_explain(err)}", self.outcome_span) from None
         keys = []
         slot = self.outcome_slot
@@ -417,7 +427,7 @@ class Machine(MachineViews):
                 for sign, f in self.tiebreaks:
                     key.append(sign * f(st))
                 keys.append(tuple(key))
-        except (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError) as err:
+        except EVAL_ERRORS as err:
             raise RuleError(f"the winner cannot be decided: {_explain(err)}", self.outcome_span) from None
         best = max(keys)
         return [p for p in range(st.n) if keys[p] == best]

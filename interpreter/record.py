@@ -9,9 +9,8 @@ game reached.
 
 from __future__ import annotations
 
+from .machine import EVAL_ERRORS, _explain
 from .runtime import RuleError
-
-_EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError)
 
 
 def game_record(st) -> dict:
@@ -35,8 +34,7 @@ def game_record(st) -> dict:
             try:
                 if f(st):
                     seats.append(p)
-            except _EVAL_ERRORS as err:
-                from .machine import _explain
+            except EVAL_ERRORS as err:
                 raise RuleError(f"the achievement cannot be decided: {_explain(err)}", span) from None
         reached[text] = seats
     st.L[slot] = kept

@@ -43,6 +43,14 @@ EXEC, JF, JMP, DECIDE, RANDOM, END = range(6)
 STACK_SHIFT = 12
 STACK_MASK = (1 << STACK_SHIFT) - 1
 MAX_AUTO_STEPS = 1_000_000
+# Numbers a game computes stay within -MAX_VALUE..MAX_VALUE (exact as floats too):
+# a product or a stored number beyond it is a rule error at the line that made it.
+MAX_VALUE = 10**15
+# The parameter values the searches for legal actions try at one decision (or
+# for one can() of the flow), all actions together.
+MAX_SEARCH = 1_000_000
+# A list a game keeps (in a variable) holds at most this many items.
+MAX_LIST = 100_000
 M64 = (1 << 64) - 1
 
 

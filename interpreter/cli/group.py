@@ -84,6 +84,10 @@ class DefaultCommandGroup(click.Group):
         except Exception as e:  # a bug of rulerun itself: one line, not a traceback
             if not standalone_mode or os.environ.get("RULERUN_DEBUG"):
                 raise
+            from ..runtime import RuleError
+            if isinstance(e, RuleError):  # a rule that cannot be carried out, met where no command expected it
+                click.echo(f"{PROG}: rule error: {e.span or 'in the rules'}: {e.message}", err=True)
+                sys.exit(1)
             click.echo(f"{PROG}: internal error: {type(e).__name__}: {e}. This is a bug in {PROG}, not in "
                        f"your rules; please report it with the command you ran "
                        f"(RULERUN_DEBUG=1 shows the traceback)", err=True)

@@ -51,8 +51,11 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
     if not quiet:
         click.echo("")
     click.echo(f"game over after {_plural(count, 'action')}")
-    click.echo(f"scores: {_seats(state.scores())}")
-    winners = state.winners()
+    try:
+        scores, winners = state.scores(), state.winners()
+    except RuleError as e:
+        raise _rule_failure(e, file, f" (at the end of the game, game seed {seed})") from None
+    click.echo(f"scores: {_seats(scores)}")
     if not winners:
         click.echo("no winner")
     elif len(winners) == 1:

@@ -8,6 +8,7 @@ imported inside the commands to keep ``rulerun --help`` fast.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -55,6 +56,11 @@ def fuzz_cmd(file, players, examples, max_actions, vary, seed, params, no_cycles
         except ValueError:
             raise _usage_error(f"--players takes a number or 'all', not {players!r}") from None
         _num_players(game, players)
+    if out:  # before the search: a path that cannot be a directory is bad input, not a lost run
+        try:
+            Path(out).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise _usage_error(f"--out {out}: cannot make that directory: {e.strerror or e}") from None
     progress, stop = _progress("fuzzing", as_json)
     try:
         report = fuzz(file, players=players, examples=examples, max_actions=max_actions, vary=vary,

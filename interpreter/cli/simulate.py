@@ -53,21 +53,22 @@ def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
         state = _new_state(game, game_seed, n, file)
         try:
             total_actions += play(state, make_agents(game_seed, n), max_actions)
+            winners, returns = state.winners(), state.returns()
+            achieved = _game_record(state, file)["achievements"]
         except _TooLong:
             capped += 1
             total_actions += max_actions
             continue
         except RuleError as e:
-            raise _rule_failure(e, file, f" (game seed {game_seed}, after "
-                                f"{_plural(len(state.history), 'action')})") from None
+            when = "at the end" if state.is_terminal else f"after {_plural(len(state.history), 'action')}"
+            raise _rule_failure(e, file, f" (game seed {game_seed}, {when})") from None
         except DeadState as e:
             raise _dead_state_failure(e, game_seed) from None
-        winners = state.winners()
         for w in winners:
             wins[w] += 1 / len(winners)
-        for p, r in enumerate(state.returns()):
+        for p, r in enumerate(returns):
             score_sums[p] += r
-        for text, seats in _game_record(state, file)["achievements"].items():
+        for text, seats in achieved.items():
             anyone, counts = reached.get(text, (0, [0] * n))
             for p in seats:
                 counts[p] += 1

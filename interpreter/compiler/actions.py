@@ -72,7 +72,7 @@ class ActionCompiler:
                  and self.free_level(p.domain, level_of_slot) == 0}
         plan = ([(slot, p.domain, p.high, (p.min_size, p.max_size) if p.subsets else None)
                  for (slot, _, _), p in zip(params, a.params)], levels, prefilters, inlines, fixed)
-        enum = enumerator(self.exprs, self.has_copies, plan)
+        enum = enumerator(self.exprs, self.has_copies, plan, a.name)
         return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span)
 
     def hoist_nodes(self, e, level, level_of_slot, levels, inlines):

@@ -81,7 +81,8 @@ class Expressions:
     def fn(self, e):
         """A function state -> value for ``e``; a constant one (with ``.const``)
         when ``e`` reads no state and can be computed now."""
-        if isinstance(e, (A.IntLit, A.BoolLit, A.StrLit, A.SetLit)) or (
+        if isinstance(e, (A.BoolLit, A.StrLit, A.SetLit)) or (
+                isinstance(e, A.IntLit) and id(e) not in self.g.seat_literals) or (
                 isinstance(e, A.Name) and self.g.res.get(id(e), ("",))[0] in ("param", "member", "zone")):
             return _const(self.literal(e))  # no source needed
         f = self.function_of(self.expr(e, {}))
@@ -123,6 +124,8 @@ class Expressions:
     def is_static(self, e) -> bool:
         """Does ``e`` depend only on literals and parameters (no state)?"""
         for x in walk(e):
+            if isinstance(x, A.IntLit) and id(x) in self.g.seat_literals:
+                return False
             if isinstance(x, A.Name):
                 r = self.g.res.get(id(x))
                 if r is None or r[0] not in ("param", "member", "zone", "enum_all"):
@@ -158,6 +161,8 @@ class Expressions:
         return mask
 
     def e_IntLit(self, e, ctx):
+        if id(e) in self.g.seat_literals:  # a seat that smaller tables do not have
+            return f"_seat(st, {lit(e.value)})"
         return lit(e.value)
 
     def e_BoolLit(self, e, ctx):
@@ -232,6 +237,8 @@ class Expressions:
                 return f"[*{self.expr(e.left, ctx)}, *{self.expr(e.right, ctx)}]"
             if op in ("==", "!="):
                 return f"(list({self.expr(e.left, ctx)}) {op} list({self.expr(e.right, ctx)}))"
+        if op == "*" and not any(isinstance(x, A.IntLit) and abs(x.value) <= 1000 for x in (e.left, e.right)):
+            return f"_mul({self.expr(e.left, ctx)}, {self.expr(e.right, ctx)})"  # checked against the bound
         return f"({self.expr(e.left, ctx)} {self._OPS[op]} {self.expr(e.right, ctx)})"
 
     def e_Attr(self, e, ctx):
@@ -358,7 +365,8 @@ class Expressions:
             return "list(st.inplay)"
         if f == "can":  # the actions' searches, found by name when called (they are compiled later)
             names = tuple(a.id for a in args)
-            return f"_can(st, {self.ns.ref(self.action_defs, '_a')}, {self.ns.ref(names)})"
+            f = "_can" if ctx.get("search") else "_can_now"  # within a search, it shares the search's budget
+            return f"{f}(st, {self.ns.ref(self.action_defs, '_a')}, {self.ns.ref(names)})"
         if f in _STATE_HELPERS:  # helpers that read the state: _name(st, args...)
             return f"{_STATE_HELPERS[f]}(st, " + ", ".join(self.expr(x, ctx) for x in args) + ")"
         if f == "is_winner":  # among the winners (meant for a finished game: achievements)

@@ -14,10 +14,11 @@ from rulelang.checker import CheckedGame
 from rulelang.diagnostics import NO_SPAN
 
 from ..machine import Machine, SiteAction
-from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, STACK_MASK, STACK_SHIFT, RuleError
+from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_LIST, MAX_VALUE, RANDOM, STACK_MASK, STACK_SHIFT, RuleError
 from . import effects
 from .chance import RandomOrder, RandomPick, Shuffle
-from .expressions import Expressions
+from .expressions import Expressions, is_const
+from .helpers import too_big, too_long
 from .fusion import fuse_blocks
 from .tree import all_blocks, preamble
 from .simultaneous import compile_simultaneous
@@ -113,10 +114,32 @@ class FlowCompiler:
             raise AssertionError(s)
         method(s)
 
+    def value(self, e):
+        """A function state -> the value of ``e``; a number or a list is checked against its bound."""
+        f = self.exprs.fn(e)
+        if is_const(f):
+            return f
+        if self.exprs.t(e).startswith("list:"):
+            def short(st):
+                v = f(st)
+                if len(v) > MAX_LIST:
+                    too_long(v)
+                return v
+            return short
+        if self.exprs.t(e) != "int":
+            return f
+
+        def bounded(st):
+            v = f(st)
+            if -MAX_VALUE <= v <= MAX_VALUE:
+                return v
+            too_big(v)
+        return bounded
+
     def s_Let(self, s):
         k = self.g.res[id(s)]
         self.flow_slots.add(k)
-        f = self.exprs.fn(s.expr)
+        f = self.value(s.expr)
 
         def let(st):
             st.L[k] = f(st)
@@ -124,7 +147,7 @@ class FlowCompiler:
 
     def s_Set(self, s):
         setter = self.setter(s.target)
-        f = self.exprs.fn(s.expr)
+        f = self.value(s.expr)
         self.simple[self.emit(EXEC, lambda st: setter(st, f(st)), None, s.span)] = s
 
     def s_AugSet(self, s):
@@ -132,7 +155,13 @@ class FlowCompiler:
         get = self.exprs.fn(s.target)
         f = self.exprs.fn(s.expr)
         sign = 1 if s.op == "+=" else -1
-        self.simple[self.emit(EXEC, lambda st: setter(st, get(st) + sign * f(st)), None, s.span)] = s
+
+        def aug_set(st):
+            v = get(st) + sign * f(st)
+            if not -MAX_VALUE <= v <= MAX_VALUE:
+                too_big(v)
+            setter(st, v)
+        self.simple[self.emit(EXEC, aug_set, None, s.span)] = s
 
     def s_SetRandom(self, s):
         self.random(s.choices, self.setter(s.target), s.order, s.span)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rulelang import ast as A
 
-from ..runtime import EXEC, JF, JMP
+from ..runtime import EXEC, JF, JMP, MAX_LIST, MAX_VALUE
 from .expressions import Expressions
 
 
@@ -72,17 +72,27 @@ def assign_target(exprs: Expressions, t) -> str | None:
     return None
 
 
-def simple_stmt(exprs: Expressions, s) -> str | None:
-    """Source of a let, set, += or -= statement, or None."""
+def simple_stmt(exprs: Expressions, s) -> list | None:
+    """Source lines of a let, set, += or -= statement, or None.  A number
+    or a list stored is checked against its bound."""
     if isinstance(s, A.Let):
-        return f"st.L[{int(exprs.g.res[id(s)])}] = {exprs.expr(s.expr, {})}"
-    target = assign_target(exprs, s.target)
-    if target is None:
-        return None
-    if isinstance(s, A.Set):
-        return f"{target} = {exprs.expr(s.expr, {})}"
-    op = "+=" if s.op == "+=" else "-="
-    return f"{target} {op} {exprs.expr(s.expr, {})}"
+        target, value = f"st.L[{int(exprs.g.res[id(s)])}]", exprs.expr(s.expr, {})
+    else:
+        target = assign_target(exprs, s.target)
+        if target is None:
+            return None
+        value = exprs.expr(s.expr, {})
+        if isinstance(s, A.AugSet):
+            value = f"{target} {'+' if s.op == '+=' else '-'} {value}"
+    t = exprs.t(s.expr)
+    if t.startswith("list:"):
+        return [f"_v = {value}", f"if len(_v) > {MAX_LIST}:", "    _long(_v)", f"{target} = _v"]
+    if t != "int":
+        return [f"{target} = {value}"]
+    return [f"_v = {value}",
+            f"if not -{MAX_VALUE} <= _v <= {MAX_VALUE}:",
+            "    _big(_v)",
+            f"{target} = _v"]
 
 
 def block_fn(exprs: Expressions, steps):
@@ -94,9 +104,9 @@ def block_fn(exprs: Expressions, steps):
     for f, span, s in steps:
         src = simple_stmt(exprs, s) if s is not None else None
         if src is None:
-            src = f"{ns.ref(f)}(st)"
+            src = [f"{ns.ref(f)}(st)"]
         lines.append("    try:")
-        lines.append(f"        {src}")
+        lines.extend(f"        {line}" for line in src)
         lines.append("    except _Errors as err:")
         lines.append(f"        raise _at(err, {ns.ref(span, '_s')}) from None")
     return ns.define("\n".join(lines) + "\n", name)

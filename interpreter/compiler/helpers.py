@@ -10,14 +10,12 @@ from __future__ import annotations
 from itertools import combinations, product
 from math import comb, prod
 
-from ..machine import _explain
-from ..runtime import CELL_ROW, ORIGIN_CELL, STACK_MASK, STACK_SHIFT, RuleError
+from ..machine import EVAL_ERRORS, _explain
+from ..runtime import CELL_ROW, MAX_LIST, MAX_SEARCH, MAX_VALUE, ORIGIN_CELL, STACK_MASK, STACK_SHIFT, RuleError
 
-# What a failed evaluation raises (max of nothing, an index past the end,
-# a division by zero, ...).  The VM turns these into RuleErrors for the flow's
-# steps; the values computed outside it (parameter defaults at load time, and
-# variable defaults and the deck in new_state) are guarded by guarded().
-EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError)
+# EVAL_ERRORS: the VM turns these into RuleErrors for the flow's steps; the
+# values computed outside it (parameter defaults at load time, and variable
+# defaults and the deck in new_state) are guarded by guarded().
 
 
 def guarded(f, what, span):
@@ -37,7 +35,34 @@ def at(err, span):
     return RuleError(_explain(err), span)
 
 
+# ------------------------------------------------------------ bounds
+def too_big(v):
+    """A number past the bound, made by the statement being run."""
+    raise RuleError(f"{v} is beyond the bound on numbers (-10^15 to 10^15)")
+
+
+def too_long(v):
+    """A list past the bound on lists, about to be kept."""
+    raise RuleError(f"a list of {len(v):,} items is beyond the bound on lists ({MAX_LIST:,} items)")
+
+
+def mul(a, b):
+    """``a * b``, within the bound on numbers: repeated products are the
+    only way a few steps can make numbers too long to compute with."""
+    r = a * b
+    if -MAX_VALUE <= r <= MAX_VALUE:
+        return r
+    raise RuleError(f"{a} * {b} is beyond the bound on numbers (-10^15 to 10^15)")
+
+
 # ------------------------------------------------------------ builtins of the language
+def seat(st, value: int) -> int:
+    """A seat written as a number in the rules, checked against this table."""
+    if value >= st.n:
+        raise RuleError(f"there is no seat {value} (player {value + 1}) in a game of {st.n} players (seats 0 to {st.n - 1})")
+    return value
+
+
 def strictly_increasing(values) -> bool:
     return all(a < b for a, b in zip(values, values[1:]))
 
@@ -121,8 +146,20 @@ def count(values):
     return sum(1 for v in values if v)
 
 
+def search_too_wide(name):
+    raise RuleError(f'listing the choices of action "{name}" tries over {MAX_SEARCH:,} parameter values '
+                    f"(a range too wide, or too many parameters)")
+
+
+def can_now(st, defs, names) -> bool:
+    """``can(a, b...)`` in the flow: a search of its own, with a fresh budget."""
+    st.m.search_left = MAX_SEARCH
+    return can(st, defs, names)
+
+
 def can(st, defs, names) -> bool:
-    """``can(a, b...)``: does any of the named actions have a legal choice now?"""
+    """``can(a, b...)``: does any of the named actions have a legal choice now?
+    (Within an action's search, its work counts against that search's budget.)"""
     out = []
     for n in names:
         defs[n].enumerate(st, out, (0,))
@@ -355,7 +392,7 @@ GENERATED_NAMES = {
     "_sign": sign, "_inter": intersection, "_union": union, "_count": count, "_dedupe": dedupe,
     "_stack": stack, "_stacks": stacks, "_lsal": least_sum_at_least, "_members": members_of,
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
-    "_can": can, "_stack_of": stack_of, "_subsets": subsets,
+    "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
-    "_lines": lines, "_groups": groups, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
+    "_lines": lines, "_groups": groups, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
 }

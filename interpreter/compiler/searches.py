@@ -9,8 +9,11 @@ Loop variables live in Python locals.
 
 from __future__ import annotations
 
+from rulelang import ast as A
+
 from ..runtime import STACK_MASK, STACK_SHIFT
 from .expressions import Alias, Expressions
+from .tree import walk
 
 
 def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
@@ -27,7 +30,7 @@ def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
     return src
 
 
-def enumerator(exprs: Expressions, has_copies: bool, plan):
+def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     """Nested loops for one action.  ``plan``: params [(slot, domain
     node, high node or None, (min, max) size nodes of a set choice or None)], levels [[(kind, slot, node)]] for 0..k
     (kind "req", "let" or "hoist"), prefilters [[node]] per parameter,
@@ -38,7 +41,15 @@ def enumerator(exprs: Expressions, has_copies: bool, plan):
     expr = exprs.expr
     name = ns.fresh("_enum")
     lines = [f"def {name}(st, out, prefix):"]
-    ctx = {"nodes": {}, "inline": set(inlines)}
+    ctx = {"nodes": {}, "inline": set(inlines), "search": True}
+    # Every value tried counts against the budget of the search (MAX_SEARCH),
+    # in a local; in the rare search that asks can(), on the machine itself,
+    # which the inner searches share.
+    asks = any(isinstance(x, A.Call) and x.func == "can" for x in walk([params, levels, prefilters]))
+    left = "st.m.search_left" if asks else "_left"
+    action_ref = ns.ref(action, "_n")
+    if params and not asks:
+        lines.append("    _left = st.m.search_left")
     hoisted = {}  # (level, source) -> local: the same value hoisted twice is computed once
     for pairs in inlines.values():
         for slot, arg in pairs:
@@ -104,7 +115,12 @@ def enumerator(exprs: Expressions, has_copies: bool, plan):
             it = f"range({expr(dom, ctx)}, {expr(high, ctx)} + 1)"
         else:
             it = domain(exprs, has_copies, params[i], ctx)
-        lines.append(f"{pad}for {var} in {it}:")
+        # the loop runs over the whole domain: its size is charged on entry
+        lines.append(f"{pad}{var}_d = {it}")  # a domain is a list, a tuple or a range
+        lines.append(f"{pad}{left} -= len({var}_d)")
+        lines.append(f"{pad}if {left} < 0:")
+        lines.append(f"{pad}    _wide({action_ref})")
+        lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
         if exprs.t(dom) == "stacks" and high is None:
             lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
@@ -115,4 +131,6 @@ def enumerator(exprs: Expressions, has_copies: bool, plan):
     pad = " " * indent
     tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")" if values else "()"
     lines.append(f"{pad}out.append(prefix + {tup})" if values else f"{pad}out.append(prefix)")
+    if params and not asks:
+        lines.append("    st.m.search_left = _left")
     return ns.define("\n".join(lines) + "\n", name)

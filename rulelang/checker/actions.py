@@ -10,9 +10,13 @@ import string
 
 from .. import ast as A
 from ..diagnostics import did_you_mean
+from ..visit import walk
 from .base import CheckerBase
 from .model import ERR, elem_type, tname
 from .scope import Scope
+
+# The parameter values one listing of legal actions may try (the runtime's MAX_SEARCH).
+MAX_SEARCH = 1_000_000
 
 # The compiler copies the effects of each offered action (and of the actions
 # their own chooses offer, and so on) after each choose: limits on how deep
@@ -45,6 +49,10 @@ class ActionChecks(CheckerBase):
                 self.expect(self.expr(p.domain, scope, ctx), "int", p.domain, "a range bound")
                 self.expect(self.expr(p.high, scope, ctx), "int", p.high, "a range bound")
                 t = "int"
+                lo, hi = _number(p.domain), _number(p.high)
+                if lo is not None and hi is not None and hi - lo + 1 > MAX_SEARCH:
+                    self.err("RL116", f"a range of {hi - lo + 1:,} numbers: the choices of one action may "
+                             f"try at most {MAX_SEARCH:,} parameter values", p.span)
             else:
                 dt = self.expr(p.domain, scope, ctx)
                 t = elem_type(dt) if dt != ERR else ERR
@@ -127,6 +135,59 @@ class ActionChecks(CheckerBase):
                     todo.extend(_sub_blocks(st))
             self._face_down_zones = zones
         return self._face_down_zones
+    def check_can_cycles(self):
+        """``can(b)`` in an action's parameters, lets or requires (directly or
+        through functions) asks whether b is legal, which computes b's own;
+        a circle of those never ends."""
+        actions, functions = self.g.actions, self.g.functions
+
+        def asked(nodes) -> set:
+            out, todo, seen = set(), list(nodes), set()
+            while todo:
+                x = todo.pop()
+                for n in walk(x):
+                    if not isinstance(n, A.Call):
+                        continue
+                    if n.func == "can":
+                        out.update(a.id for a in n.args if isinstance(a, A.Name) and a.id in actions)
+                    elif n.func in functions and n.func not in seen:
+                        seen.add(n.func)
+                        f = functions[n.func]
+                        todo.extend([f.body, *f.lets])
+            return out
+
+        graph = {}
+        for name, a in actions.items():
+            pre = []
+            for st in a.body:
+                if not isinstance(st, (A.Let, A.Require)):
+                    break
+                pre.append(st)
+            graph[name] = asked([a.params, *pre])
+        reported, done = set(), set()
+        for root in sorted(graph):
+            if root in done:
+                continue
+            path, stack, on_path = [root], [iter(sorted(graph[root]))], {root}
+            while stack:
+                m = next(stack[-1], None)
+                if m is None:
+                    done.add(path[-1])
+                    on_path.discard(path.pop())
+                    stack.pop()
+                elif m in on_path:
+                    cycle = path[path.index(m):] + [m]
+                    if frozenset(cycle) not in reported:
+                        reported.add(frozenset(cycle))
+                        how = " -> ".join(f"can({x})" for x in cycle)
+                        self.err("RL111", f'whether "{m}" can be taken depends on itself ({how}): '
+                                 "an action's parameters and requires may not ask can() about the action "
+                                 "itself, directly or through other actions", actions[m].span)
+                elif m not in done:
+                    on_path.add(m)
+                    path.append(m)
+                    stack.append(iter(sorted(graph[m])))
+
     def check_action_cycles(self):
         # an action whose effects offer (directly or not) itself again would inline forever
         actions = self.g.actions
@@ -196,6 +257,15 @@ class ActionChecks(CheckerBase):
                 self.err("RL111", f"the effects of the actions offered by the chooses up to this one, with their "
                          f"follow-up choices, come to {total} statements; at most {MAX_LAID_OUT}", span)
                 return
+
+
+def _number(e):
+    """The value of a number written out (``5``, ``-5``), else None."""
+    if isinstance(e, A.IntLit):
+        return e.value
+    if isinstance(e, A.Neg) and isinstance(e.operand, A.IntLit):
+        return -e.operand.value
+    return None
 
 
 def _sub_blocks(st):

@@ -48,6 +48,18 @@ class CheckerBase:
         self.global_names[name] = span
         return True
 
+    def seat_literal(self, node, what):
+        """A number written where a player is wanted is a seat (0 is the first
+        player).  A seat the game never has is an error; one that only larger
+        tables have is checked when it is used (``g.seat_literals``)."""
+        low, high = self.g.players
+        if not 0 <= node.value < high:
+            most = f"at most {high} players" if high > 1 else "one player"
+            self.err("RL116", f"{what}: there is no seat {node.value} in this game ({most}, seats 0 to "
+                     f"{high - 1}; seat 0 is the first player)", node.span)
+        elif node.value >= low:
+            self.g.seat_literals.add(id(node))
+
     def expect(self, got, want, node, what):
         """Report (RL103) when a type is not the one wanted; ``error`` on either side is silent."""
         if got == ERR or want == ERR:
@@ -57,5 +69,6 @@ class CheckerBase:
         if got.startswith("set:") and want == "set:?" or want.startswith("set:") and got == "set:?":
             return
         if want == "player" and got == "int" and isinstance(node, A.IntLit):
+            self.seat_literal(node, what)
             return
         self.err("RL103", f"{what} should be {tname(want)}, not {tname(got)}", node.span)

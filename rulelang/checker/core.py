@@ -76,6 +76,7 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
             self.expect(self.expr(inv.cond, Scope(), {"turn": False}), "bool", inv.cond, "an invariant")
             self.g.invariants.append(inv)
         self.check_action_cycles()
+        self.check_can_cycles()
         for name, a in self.g.actions.items():
             if name not in self.used_actions:
                 self.warn("RL114", f'action "{name}" is never offered by a choose', a.span)

@@ -96,6 +96,8 @@ class CheckedGame:
     trigger_slots: dict = attrs.Factory(dict)  # id(trigger) -> (card slot, owner slot or None)
     achievements: A.Achievements | None = None
     achievement_slot: int = 0
+    # ids of number literals standing for a seat that not every table has
+    seat_literals: set = attrs.Factory(set)
 
 
 def tname(t: str) -> str:

@@ -110,7 +110,7 @@ class StatementChecks(CheckerBase):
             if st.winners is not None:
                 wt = self.expr(st.winners, scope, ctx)
                 if wt == "int" and isinstance(st.winners, A.IntLit):
-                    pass  # a seat written out, as in "turn 0"
+                    self.seat_literal(st.winners, "the winner")  # a seat written out, as in "turn 0"
                 elif wt not in ("player", "list:player", "players", ERR):
                     self.err("RL103", f"the winners are a player or a list of players; this is {tname(wt)}",
                              st.winners.span)

@@ -165,7 +165,7 @@ def test_every_expression_is_generated_source(tmp_path):
     path.write_text(ONE_WAY)
     game = load(path)
     src = game.generated_source()
-    assert "_can(st, " in src and "_stack_of(st, " in src and "any(" in src
+    assert "_can_now(st, " in src and "_stack_of(st, " in src and "any(" in src
     state = game.new_state(2)
     assert game.evaluate(state, "can(keep, put)") is True
     assert game.evaluate(state, '"C" in all_cards()') is True
