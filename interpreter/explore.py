@@ -13,6 +13,9 @@ parameter that scales its deck down, so that a complete walk is feasible.
 
 from __future__ import annotations
 
+import os
+import resource
+import sys
 import time
 from collections import deque
 
@@ -34,23 +37,55 @@ class ExploreReport:
     dead_states: list = attrs.Factory(list)  # paths (lists of step texts)
     rule_errors: list = attrs.Factory(list)  # (message, where, path)
     seconds: float = 0.0
+    stopped_by: str = ""  # "" (complete or findings), "max_states" or "max_memory"
+    memory_mb: float = 0.0  # memory the walk took, as the process's resident size grew
+    max_memory_mb: int = 0
 
     @property
     def states_per_s(self) -> float:
         return self.states / self.seconds if self.seconds else 0.0
 
+    @property
+    def bytes_per_state(self) -> float:
+        return self.memory_mb * 2**20 / self.states if self.states else 0.0
+
     def to_dict(self) -> dict:
         d = attrs.asdict(self)
         d["states_per_s"] = round(self.states_per_s, 1)
+        d["bytes_per_state"] = round(self.bytes_per_state)
         return d
 
 
+def default_max_memory_mb() -> int:
+    """Half the machine's memory, at most 4 GB (2 GB where it cannot be told)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    except (ValueError, OSError, AttributeError):
+        return 2048
+    return max(256, min(4096, total // 2))
+
+
+def resident_mb() -> float:
+    """The process's resident memory now (Linux), or its peak so far elsewhere."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
 def explore(path, players=None, max_states: int = 100_000, params=None, max_findings: int = 5,
-            progress=None) -> ExploreReport:
+            progress=None, max_memory_mb: int | None = None) -> ExploreReport:
+    """Walk breadth first until every position is expanded, ``max_states``
+    are known, or the walk has taken ``max_memory_mb`` (default: half the
+    machine's memory, at most 4 GB), checked every 1,000 positions expanded."""
     game = load(path, explicit_chance=True, **(params or {}))
     n = game.min_players if players is None else players
     t0 = time.perf_counter()
-    report = ExploreReport(str(path), n)
+    limit = default_max_memory_mb() if max_memory_mb is None else max_memory_mb
+    report = ExploreReport(str(path), n, max_memory_mb=limit)
+    base = resident_mb()
     try:
         root = game.new_state(0, n)
     except RuleError as err:
@@ -59,8 +94,14 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
         return report
     parents = {root.key(): (None, None, 0)}  # key -> (parent key, step text, depth)
     queue = deque([root])
+    expanded = 0
     while queue:
         if len(parents) >= max_states and queue:
+            report.stopped_by = "max_states"
+            break
+        expanded += 1
+        if expanded % 1000 == 0 and resident_mb() - base > limit:
+            report.stopped_by = "max_memory"
             break
         st = queue.popleft()
         key = st.key()
@@ -102,6 +143,7 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
             progress(len(parents))
     report.states = len(parents)
     report.complete = not queue
+    report.memory_mb = round(max(0.0, resident_mb() - base), 1)
     report.seconds = time.perf_counter() - t0
     return report
 

@@ -180,10 +180,13 @@ def replay_cmd(replay_file, rules, quiet):
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default: the fewest).")
 @click.option("--max-states", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Stop after this many distinct positions.")
+@click.option("--max-memory", type=click.IntRange(min=16), default=None, metavar="MB",
+              help="Stop when the walk has taken this much memory (default: half the machine's, "
+                   "at most 4096).")
 @click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
               help="Set a game parameter (e.g. one that makes the deck smaller).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def explore_cmd(file, players, max_states, params, as_json):
+def explore_cmd(file, players, max_states, max_memory, params, as_json):
     """Walk every reachable position of a small game, chance included.
 
     Within the bound this proves there is no dead state, or shows the
@@ -200,14 +203,16 @@ def explore_cmd(file, players, max_states, params, as_json):
     n = _num_players(game, players)
     progress, stop = _progress("exploring", as_json, unit="positions")
     try:
-        r = explore(file, n, max_states, params, progress=progress and (lambda k: progress(k, 0)))
+        r = explore(file, n, max_states, params, progress=progress and (lambda k: progress(k, 0)),
+                    max_memory_mb=max_memory)
     finally:
         stop()
     if as_json:
         click.echo(json.dumps(r.to_dict()))
     else:
         click.echo(f"{game.title} ({file}), {n} players: {r.states} positions ({r.terminal} final), "
-                   f"{r.edges} moves, depth {r.depth}, in {r.seconds:.1f} s ({r.states_per_s:.0f} positions/s)")
+                   f"{r.edges} moves, depth {r.depth}, in {r.seconds:.1f} s ({r.states_per_s:.0f} positions/s, "
+                   f"{r.memory_mb:.0f} MB, about {r.bytes_per_state / 1024:.1f} KB a position)")
         for path in r.dead_states:
             click.echo("dead state after: " + (" / ".join(path) or "the start"))
         for message, where, path in r.rule_errors:
@@ -216,6 +221,9 @@ def explore_cmd(file, players, max_states, params, as_json):
         if not r.dead_states and not r.rule_errors:
             if r.complete:
                 click.echo(f"proved: none of the {r.states} reachable positions is a dead state")
+            elif r.stopped_by == "max_memory":
+                click.echo(f"no dead state among the first {r.states} positions (stopped at the memory bound, "
+                           f"{r.max_memory_mb} MB; raise --max-memory or make the game smaller with --set)")
             else:
                 click.echo(f"no dead state among the first {r.states} positions (the bound was reached; "
                            "raise --max-states or make the game smaller with --set)")

@@ -338,3 +338,17 @@ outcome(p):
             sizes.append(st.returns()[0])
     assert sizes[-1] == 2**16 and len(sizes) == 16  # the next, 131,072 items, is past 100,000
     assert err.value.span.line == 11 and "bound on lists" in err.value.message
+
+
+# ------------------------------------------------------------ explore's memory
+def test_explore_stops_at_its_memory_bound_and_says_so():
+    from pathlib import Path
+
+    from interpreter.explore import explore
+    fox = Path(__file__).resolve().parents[2] / "games" / "fox_in_the_henhouse.rules"
+    r = explore(fox, 4, max_states=10_000_000, max_memory_mb=40)
+    assert r.stopped_by == "max_memory" and not r.complete
+    assert 40 <= r.memory_mb < 200 and r.bytes_per_state > 100
+    result = cli_run("explore", str(fox), "--players", "4", "--max-states", "10000000", "--max-memory", "40")
+    assert result.exit_code == 0, result.stderr
+    assert "stopped at the memory bound, 40 MB" in result.stdout and "KB a position" in result.stdout
