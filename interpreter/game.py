@@ -10,7 +10,7 @@ from rulelang.diagnostics import RulesError
 
 from .compiler import ParamError, compile_game, params_depend_on_players, resolve_params
 from .machine import Machine
-from .runtime import State
+from .runtime import MAX_SEARCH, MAX_WORK, State
 
 
 class Game:
@@ -117,6 +117,7 @@ class Game:
         need = max(self.checked.nslots + 1, m.nslots)
         if len(state.L) < need:
             state.L.extend([0] * (need - len(state.L)))
+        state.m.work_left, state.m.search_left = MAX_WORK, MAX_SEARCH  # an expression of its own: fresh budgets
         value = f(state)
         return m.to_python(t, value)
 

@@ -6,7 +6,7 @@ Nothing here knows the rules language's syntax.
 
 from __future__ import annotations
 
-from .runtime import (CHANCE, DECIDE, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH, MAX_VALUE,
+from .runtime import (CHANCE, DECIDE, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH, MAX_VALUE, MAX_WORK,
                       RANDOM, IllegalAction, RuleError, State,
                       _mix, rng_below)
 from .views import MachineViews
@@ -110,6 +110,9 @@ class Machine(MachineViews):
         self.achievement_slot = 0
         self.sealed_slots = ()  # the slots of the choices made in secret and not yet carried out
         self.domain_cache = None  # {id(pile): its cards without identical copies}, while a choice is searched
+        # budgets, refilled where an evaluation starts (a step of play, a listing of legal actions, the results)
+        self.search_left = MAX_SEARCH
+        self.work_left = MAX_WORK
         self.always_invariants = []  # (closure, message, span): checked after every step too
         self.capacities = []  # (zone index, name, per player, kind, capacity, span)
         self.never_actions = []  # (action name, span of a require that is always false)
@@ -184,6 +187,7 @@ class Machine(MachineViews):
         code = self.code
         pc = st.pc
         steps = 0
+        self.work_left = MAX_WORK
         try:
             while True:
                 op, a, b, _ = code[pc]
@@ -281,6 +285,7 @@ class Machine(MachineViews):
         # are told apart once (nothing moves while the choice is searched)
         self.domain_cache = {}
         self.search_left = MAX_SEARCH
+        self.work_left = MAX_WORK
         try:
             for sa in self.sites[site]:
                 sa.action.enumerate(st, out, (sa.uid,))
@@ -338,6 +343,7 @@ class Machine(MachineViews):
         """[(message, span)] for every invariant that does not hold: the
         declared ones, each zone's capacity, every card in exactly one place,
         whole-number scores."""
+        self.work_left = MAX_WORK
         out = []
         for f, message, span in self.invariants:
             try:
@@ -392,6 +398,7 @@ class Machine(MachineViews):
 
     # ------------------------------------------------------------ outcome
     def scores(self, st) -> list:
+        self.work_left = MAX_WORK
         out = []
         slot = self.outcome_slot
         try:
@@ -407,6 +414,7 @@ class Machine(MachineViews):
         return out
 
     def winners(self, st) -> list:
+        self.work_left = MAX_WORK
         named = st.V[self.winners_index]
         if named is not None:  # "end game with winners ..."
             return list(named)

@@ -10,7 +10,7 @@ game reached.
 from __future__ import annotations
 
 from .machine import EVAL_ERRORS, _explain
-from .runtime import RuleError
+from .runtime import MAX_WORK, RuleError
 
 
 def game_record(st) -> dict:
@@ -18,6 +18,7 @@ def game_record(st) -> dict:
     {text: [seats that reached it]}}`` for the state ``st`` (meant for a
     finished game)."""
     m = st.m
+    m.work_left = MAX_WORK
     counters = {}
     for name, _doc, typ, index, per_player in m.records:
         if per_player:

@@ -51,6 +51,8 @@ MAX_VALUE = 10**15
 MAX_SEARCH = 1_000_000
 # A list a game keeps (in a variable) holds at most this many items.
 MAX_LIST = 100_000
+# The elements the generators of expressions go through between two decisions.
+MAX_WORK = 10_000_000
 M64 = (1 << 64) - 1
 
 

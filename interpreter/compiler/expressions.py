@@ -288,7 +288,7 @@ class Expressions:
         var = self.ns.fresh("c")
         inner = dict(ctx)
         inner[self.g.res[id(e)]] = var
-        it = self.seq(e.iter, ctx)
+        it = f"_tick(st, {self.seq(e.iter, ctx)})"
         ex = self.expr(e.expr, inner)
         cond = f" if {self.expr(e.cond, inner)}" if e.cond is not None else ""
         return var, it, ex, cond
@@ -313,7 +313,7 @@ class Expressions:
                 and e.expr.name in self.g.card_attrs:
             # f(x.attr for x in cards): map the attribute's table over the cards
             table = self.ns.ref(self.layout.card_attrs[e.expr.name][0], "_t")
-            return f"{self._AGG[e.func]}(map({table}.__getitem__, {self.seq(e.iter, ctx)}))"
+            return f"{self._AGG[e.func]}(map({table}.__getitem__, _tick(st, {self.seq(e.iter, ctx)})))"
         var, it, ex, cond = self.comp_parts(e, ctx)
         if e.func == "count" and self.t(e.expr) != "bool":
             return f"sum(1 for {var} in {it}{cond})"

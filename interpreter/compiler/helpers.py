@@ -11,7 +11,7 @@ from itertools import combinations, product
 from math import comb, prod
 
 from ..machine import EVAL_ERRORS, _explain
-from ..runtime import CELL_ROW, MAX_LIST, MAX_SEARCH, MAX_VALUE, ORIGIN_CELL, STACK_MASK, STACK_SHIFT, RuleError
+from ..runtime import CELL_ROW, MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, ORIGIN_CELL, STACK_MASK, STACK_SHIFT, RuleError
 
 # EVAL_ERRORS: the VM turns these into RuleErrors for the flow's steps; the
 # values computed outside it (parameter defaults at load time, and variable
@@ -149,6 +149,16 @@ def count(values):
 def search_too_wide(name):
     raise RuleError(f'listing the choices of action "{name}" tries over {MAX_SEARCH:,} parameter values '
                     f"(a range too wide, or too many parameters)")
+
+
+def tick(st, xs):
+    """The elements a generator goes through, charged to the work budget."""
+    m = st.m
+    m.work_left -= len(xs)
+    if m.work_left < 0:
+        raise RuleError(f"the expressions evaluated since the last decision went through over {MAX_WORK:,} "
+                        f"values (generators nested in generators over large collections)")
+    return xs
 
 
 def can_now(st, defs, names) -> bool:
@@ -392,7 +402,7 @@ GENERATED_NAMES = {
     "_sign": sign, "_inter": intersection, "_union": union, "_count": count, "_dedupe": dedupe,
     "_stack": stack, "_stacks": stacks, "_lsal": least_sum_at_least, "_members": members_of,
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
-    "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_stack_of": stack_of, "_subsets": subsets,
+    "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
     "_lines": lines, "_groups": groups, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
 }

@@ -352,3 +352,36 @@ def test_explore_stops_at_its_memory_bound_and_says_so():
     result = cli_run("explore", str(fox), "--players", "4", "--max-states", "10000000", "--max-memory", "40")
     assert result.exit_code == 0, result.stderr
     assert "stopped at the memory bound, 40 MB" in result.stdout and "KB a position" in result.stdout
+
+
+# ------------------------------------------------------------ work in expressions
+def test_generators_nested_over_large_piles_stop_at_the_work_bound(tmp_path):
+    path = tmp_path / "nested.rules"
+    path.write_text('''game "r"
+players 2
+cards:
+  "A" *1000
+zone deck: pile, public
+zone hand: pile, per player, public
+function many() = sum(sum(sum(1 for a in deck) for b in deck) for c in deck)
+action take "take":
+  require size(deck) < 990 or many() > 0
+  move top(deck) to hand(me)
+play:
+  repeat 20 times:
+    turn 0:
+      choose take
+outcome(p):
+  score sum(sum(1 for a in deck) for b in deck)
+''')
+    st = load(str(path)).new_state(seed=1)
+    with pytest.raises(RuleError) as err:
+        st.legal_actions()  # listing the first decision's actions asks many(): 10^9 values
+    assert "10,000,000 values" in err.value.message
+    # two levels (10^6 values) are within the bound, and the bound is refilled at every decision
+    path.write_text(path.read_text().replace("size(deck) < 990 or many() > 0",
+                                             "sum(sum(1 for a in deck) for b in deck) > 0"))
+    st = load(str(path)).new_state(seed=1)
+    for _ in range(20):
+        st.apply(st.legal_actions()[0])
+    assert st.is_terminal and st.scores() == [980 * 980] * 2
