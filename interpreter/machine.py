@@ -441,11 +441,22 @@ class Machine(MachineViews):
         return [p for p in range(st.n) if keys[p] == best]
 
 def _explain(err) -> str:
+    """A failed evaluation in the words of the rules language, not Python's."""
     if isinstance(err, IndexError):
         return "there is no such card or stack (an empty pile, or an index past the end)"
     if isinstance(err, ZeroDivisionError):
         return "division by zero"
-    return str(err) or type(err).__name__
+    if isinstance(err, OverflowError):
+        return "a number too large to compute with"
+    text = str(err)
+    for f in ("max", "min"):
+        if text.startswith(f"{f}()"):
+            return f"{f} of nothing (an empty pile or list)"
+    if "not in list" in text or "not in tuple" in text:
+        return "that card or value is not there"
+    if isinstance(err, ValueError):
+        return "a value out of its range here"
+    return "a value of the wrong kind here (an empty place, or nothing where a card or a number is wanted)"
 
 
 __all__ = ["Machine", "SiteAction", "ActionDef", "ZoneDef", "CHANCE", "RuleError", "IllegalAction"]

@@ -385,3 +385,19 @@ outcome(p):
     for _ in range(20):
         st.apply(st.legal_actions()[0])
     assert st.is_terminal and st.scores() == [980 * 980] * 2
+
+
+def test_a_rule_error_speaks_the_rules_language_not_python(tmp_path):
+    path = rules(tmp_path, '''action take "take":
+  move top(deck) to hand(me)
+play:
+  turn 0:
+    choose take
+outcome(p):
+  score max(size(hand(q)) for q in players if q == 7)
+''', players="2")
+    st = load(path).new_state(seed=1)
+    st.apply(st.legal_actions()[0])
+    with pytest.raises(RuleError) as err:
+        st.returns()
+    assert "max of nothing" in err.value.message and "arg" not in err.value.message
