@@ -262,12 +262,18 @@ class State:
         """The winning seats: highest score, then the tie-breaks; ties share."""
         return self.m.winners(self)
 
+    def _seat(self, player) -> int:
+        """``player`` if it is a seat of this game (0 to n-1), else a ValueError."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            raise ValueError(f"player {player!r} is not a seat of this {self.n}-player game (0 to {self.n - 1})")
+        return player
+
     def observation(self, player: int) -> dict:
         """What ``player`` may know, as a JSON-ready dict."""
-        return self.m.observation(self, player)
+        return self.m.observation(self, self._seat(player))
 
     def observation_text(self, player: int) -> str:
-        return self.m.observation_text(self, player)
+        return self.m.observation_text(self, self._seat(player))
 
     def card_name(self, card: int) -> str:
         return self.m.card_names[card]
@@ -275,6 +281,7 @@ class State:
     # ------------------------------------------------------------ hidden information
     def knows(self, player: int, card) -> bool:
         """Does ``player`` know this card's identity where it lies?"""
+        self._seat(player)
         cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
         seen = 0 if self.F[cid] else self.vis[self.loc[cid]]  # a face-down card is not seen where it lies
         return bool((self.K[cid] | seen) >> player & 1)
@@ -287,6 +294,7 @@ class State:
         this state's generator, so a search over it cannot see the future."""
         import random as _random
 
+        self._seat(player)
         if not isinstance(rng, _random.Random):
             rng = _random.Random(rng)
         s = self.clone()

@@ -401,3 +401,14 @@ outcome(p):
     with pytest.raises(RuleError) as err:
         st.returns()
     assert "max of nothing" in err.value.message and "arg" not in err.value.message
+
+
+def test_the_api_refuses_a_player_that_is_not_a_seat():
+    from pathlib import Path
+    fox = Path(__file__).resolve().parents[2] / "games" / "fox_in_the_henhouse.rules"
+    st = load(str(fox)).new_state(seed=1, num_players=2)
+    for call in (lambda: st.observation(2), lambda: st.observation_text(-1), lambda: st.resample(5, 1),
+                 lambda: st.knows(2, 0), lambda: st.observation(True)):
+        with pytest.raises(ValueError, match="is not a seat of this 2-player game"):
+            call()
+    assert st.observation(1) == st.clone().observation(1)  # a seat of the game is answered as before
