@@ -71,7 +71,13 @@ def _describe_token(tok) -> str:
         return "an indented block"
     if tok.type == "_DEDENT":
         return "end of block"
-    return f'"{tok.value}"'
+    value = str(tok.value)
+    if len(value) > _SHOWN_TOKEN:  # a 10 MB string literal is not repeated in the message
+        value = value[:_SHOWN_TOKEN] + "\u2026"
+    return f'"{value}"'
+
+
+_SHOWN_TOKEN = 40
 
 
 def _syntax_diagnostic(file: str, text: str, err: Exception, lark: Lark) -> Diagnostic:

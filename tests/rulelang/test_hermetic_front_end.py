@@ -1,0 +1,173 @@
+"""Issue 9, "Hermetic and bounded": the front end's costs and its lexer.
+
+- many diagnostics: the source is split once, not once per diagnostic; the
+  CLI shows the first few and says how many more; a long source line is shown
+  cut around its caret;
+- the size of a rules file is limited, with a diagnostic past the limit;
+- keywords need a word boundary (``zonelot`` is not ``zone lot``), and a
+  keyword is not a name (``var if: int``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang import check, diagnostics, parse
+from rulelang.diagnostics import (ELLIPSIS, MAX_SHOWN_DIAGNOSTICS, SHOWN_LINE_WIDTH, Diagnostic, RulesError,
+                                  Span, render_diagnostics)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+MINIMAL = """\
+game "t"
+players 2
+card attributes: rank: int
+cards:
+  "One" 1
+zone pile: pile, public
+play:
+  pass
+outcome(p):
+  score 0
+"""
+
+
+def diagnose(text: str) -> list:
+    module, diags = parse(text, "t.rules")
+    if module is None:
+        return diags
+    return check(module)[1]
+
+
+def errors(diags) -> list:
+    return [d for d in diags if d.severity == "error"]
+
+
+def invoke(*args):
+    from interpreter.runner import cli
+    try:
+        runner = CliRunner(mix_stderr=False)  # click 8.1
+    except TypeError:
+        runner = CliRunner()  # click >= 8.2 keeps stderr apart
+    return runner.invoke(cli, list(args), prog_name="rulerun")
+
+
+@pytest.fixture
+def count_splits(monkeypatch):
+    """Counts the splits of a source text into lines made while rendering."""
+    calls = []
+    real = diagnostics.source_lines
+
+    def counting(text):
+        calls.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(diagnostics, "source_lines", counting)
+    diagnostics._lines_of.cache_clear()
+    yield calls
+    diagnostics._lines_of.cache_clear()
+
+
+# ================================================================ 5. many diagnostics
+DUPLICATES = 8000
+
+
+def duplicated_players() -> str:
+    return MINIMAL + "players 2\n" * DUPLICATES
+
+
+def test_rendering_many_diagnostics_splits_the_source_once(count_splits):
+    text = duplicated_players()
+    diags = errors(diagnose(text))
+    assert len(diags) == DUPLICATES
+    count_splits.clear()
+    everything = render_diagnostics(diags, text, limit=None)
+    assert everything.count("[RL102]") == DUPLICATES
+    assert len(count_splits) == 1
+    # one by one too (the last text's lines are remembered)
+    for d in diags:
+        d.render(text)
+    assert len(count_splits) == 1
+    # the error a bad file raises renders its first diagnostics only
+    err = RulesError(diags, text)
+    assert len(count_splits) == 1
+    shown = str(err)
+    assert shown.count("[RL102]") == MAX_SHOWN_DIAGNOSTICS
+    assert shown.endswith(f"... and {DUPLICATES - MAX_SHOWN_DIAGNOSTICS} more errors")
+    assert len(err.diagnostics) == DUPLICATES
+
+
+def test_check_shows_the_first_errors_then_how_many_more(tmp_path):
+    path = tmp_path / "dup.rules"
+    path.write_text(duplicated_players(), encoding="utf-8")
+    result = invoke("check", str(path))
+    assert result.exit_code == 1
+    err = result.stderr
+    assert err.count(": error: a second \"players\" section [RL102]") == MAX_SHOWN_DIAGNOSTICS
+    assert f"... and {DUPLICATES - MAX_SHOWN_DIAGNOSTICS} more errors\n" in err
+    assert f"has {DUPLICATES} errors" in err
+    # loading the file to run it says the same
+    result = invoke(str(path))
+    assert result.exit_code == 1
+    assert result.stderr.count("error: a second \"players\" section") == MAX_SHOWN_DIAGNOSTICS
+    assert f"... and {DUPLICATES - MAX_SHOWN_DIAGNOSTICS} more errors\n" in result.stderr
+
+
+def test_more_warnings_are_counted_apart_from_errors():
+    span = Span("f", 1, 1, 1, 2)
+    diags = ([Diagnostic("RL114", "w", span, "warning")] * 3 + [Diagnostic("RL101", "e", span)] * 2)
+    text = render_diagnostics(diags, "x\n", limit=2)
+    assert text.endswith("... and 2 more errors and 1 more warning")
+    assert render_diagnostics(diags, "x\n", limit=5).count("\n...") == 0
+
+
+def caret_column(rendered: str) -> tuple[str, int]:
+    """(the shown line, the index in it of the first caret)."""
+    _, line, carets, *_ = rendered.split("\n")
+    assert line.startswith("    ") and carets.startswith("    ")
+    return line[4:], carets[4:].index("^")
+
+
+@pytest.mark.parametrize("where", ["start", "middle", "end", "past the end"])
+def test_a_long_line_is_shown_cut_around_the_caret(where):
+    line = "var v: int = " + "1 + " * 50_000 + "x"
+    at = {"start": 8, "middle": line.index("1 + 1", 100_000), "end": len(line), "past the end": len(line) + 1}[where]
+    text = MINIMAL + line + "\n"
+    d = Diagnostic("RL101", "unknown name", Span("t.rules", 11, at, 11, at + 1))
+    rendered = render_diagnostics([d], text)
+    shown, caret = caret_column(rendered)
+    assert len(shown) <= SHOWN_LINE_WIDTH + 2
+    assert len(rendered) < 3 * SHOWN_LINE_WIDTH
+    if at <= len(line):
+        assert shown[caret] == line[at - 1]
+        # the same character as in the whole line, with what is around it
+        piece = shown.strip(ELLIPSIS)
+        assert piece in line
+        offset = 1 if shown.startswith(ELLIPSIS) else 0
+        assert line.index(piece) == at - 1 - (caret - offset) or line[at - 1 - (caret - offset):].startswith(piece)
+    else:
+        assert caret == len(shown)
+    assert shown.startswith(ELLIPSIS) == (where != "start")
+    assert shown.endswith(ELLIPSIS) == (where in ("start", "middle"))
+
+
+def test_a_short_line_is_shown_whole_with_its_carets():
+    text = MINIMAL + "var v: int = nope\n"
+    (d,) = errors(diagnose(text))
+    rendered = render_diagnostics([d], text)
+    assert rendered.split("\n")[1:] == ["    var v: int = nope", "    " + " " * 13 + "^^^^"]
+    assert rendered == d.render(text)  # cutting changes nothing on a short line
+
+
+def test_a_syntax_error_at_a_huge_string_shows_a_short_message_and_line():
+    text = MINIMAL + 'var v: int = 1 "doc" "' + "a" * 200_000 + '"\n'
+    (d,) = diagnose(text)
+    assert (d.code, d.span.line, d.span.column) == ("RL001", 11, 22)
+    assert len(d.message) < 200
+    rendered = render_diagnostics([d], text)
+    assert len(rendered) < 1000
+    shown, caret = caret_column(rendered)
+    assert shown[caret - 6:caret + 3] == '"doc" "aa'
