@@ -171,3 +171,27 @@ def test_a_syntax_error_at_a_huge_string_shows_a_short_message_and_line():
     assert len(rendered) < 1000
     shown, caret = caret_column(rendered)
     assert shown[caret - 6:caret + 3] == '"doc" "aa'
+
+
+# ================================================================ 6. size and speed
+def test_the_parser_tree_is_lark_s_own():
+    """The parser lets the precedence chain hand its child up unchanged
+    (parser._pass_chains_through): the tree, positions included, is the one
+    Lark builds."""
+    from rulelang import parser
+    plain = parser._new_lark()
+
+    def dump(node):
+        if isinstance(node, parser.Tree):
+            m = node.meta
+            where = None if m.empty else (m.line, m.column, m.end_line, m.end_column, m.start_pos, m.end_pos)
+            return (str(node.data), where, [dump(c) for c in node.children])
+        if node is None:
+            return None
+        return (node.type, str(node), node.line, node.column, node.end_line, node.end_column)
+
+    for game in sorted((ROOT / "games").glob("*.rules")):
+        text = game.read_text(encoding="utf-8")
+        assert dump(parser._lark().parse(text, start="start")) == dump(plain.parse(text, start="start")), game
+    expr = "if a then -b.c[1] * 2 + f(x) else [y for y in z if not (y in w or y == 3)]"
+    assert dump(parser._lark().parse(expr, start="expr")) == dump(plain.parse(expr, start="expr"))
