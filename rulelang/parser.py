@@ -27,6 +27,20 @@ from .syntax_errors import _dedent_line, _syntax_diagnostic
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
+# The size of a rules file is limited: the front end and the compiler cost
+# some 30 microseconds a token, and more on dense expressions.  The largest
+# game in games/ has 11,600 characters and 2,400 tokens; a bigger file is
+# refused with RL004 (docs/language.md, section 2).
+MAX_SOURCE_CHARS = 500_000
+MAX_TOKENS = 100_000
+
+
+class _LexError(Exception):
+    """A problem the post-lexer finds: too many tokens."""
+
+    def __init__(self, token):
+        self.token = token
+
 
 class _RulesIndenter(Indenter):
     NL_type = "_NL"
@@ -35,6 +49,19 @@ class _RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def process(self, stream):
+        return super().process(self._counted(stream))
+
+    @staticmethod
+    def _counted(stream):
+        """The tokens, counted: past MAX_TOKENS, an error."""
+        count = 0
+        for tok in stream:
+            count += 1
+            if count > MAX_TOKENS:
+                raise _LexError(tok)
+            yield tok
 
     def handle_NL(self, token):
         # Lark's DedentError does not say where: remember the badly indented line.
@@ -110,10 +137,14 @@ def _cache_path():
 
 def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagnostic]]:
     """Parse rules text; returns (module, diagnostics).  Never raises on bad input."""
+    if len(text) > MAX_SOURCE_CHARS:
+        return None, [_too_large(file)]
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = _lark().parse(text, start="start")
+    except _LexError as err:
+        return None, [_lex_diagnostic(file, err)]
     except DedentError as err:
         line, col = getattr(err, "rules_pos", None) or (_dedent_line(text, err), 1)
         return None, [Diagnostic("RL002", "unindent does not match any outer indentation level",
@@ -152,8 +183,12 @@ def parse_expression(text: str, file: str = "<expression>"):
     """Parse one expression (for tools and tests); returns (expr, diagnostics)."""
     text = " ".join(text.split("\n"))
     too_deep = [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
+    if len(text) > MAX_SOURCE_CHARS:
+        return None, [_too_large(file)]
     try:
         tree = _lark().parse(text, start="expr")
+    except _LexError as err:
+        return None, [_lex_diagnostic(file, err)]
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(file, text, err, _lark())]
     except RecursionError:
@@ -170,11 +205,26 @@ def parse_expression(text: str, file: str = "<expression>"):
         return None, too_deep
 
 
+def _too_large(file: str) -> Diagnostic:
+    return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_SOURCE_CHARS:,} "
+                      "characters", Span(file, 1, 1, 1, 2))
+
+
+def _lex_diagnostic(file: str, err: _LexError) -> Diagnostic:
+    tok = err.token
+    return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_TOKENS:,} tokens "
+                      "(words, numbers and symbols)", Span(file, tok.line, tok.column, tok.line, tok.column + 1))
+
+
 def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:
-    """Read and parse a file; returns (module, diagnostics, text)."""
+    """Read and parse a file; returns (module, diagnostics, text).  Reads no
+    more than it may parse (:data:`MAX_SOURCE_CHARS`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is not text
+        with open(path, encoding="utf-8-sig") as f:  # a leading byte-order mark is not text
+            text = f.read(MAX_SOURCE_CHARS + 1)
+        if len(text) > MAX_SOURCE_CHARS:
+            return None, [_too_large(str(path))], ""
     except UnicodeDecodeError as err:
         return None, [Diagnostic("RL003", f"the file is not UTF-8 text ({err.reason})",
                                  Span(str(path), 1, 1, 1, 2))], ""

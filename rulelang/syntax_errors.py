@@ -71,10 +71,7 @@ def _describe_token(tok) -> str:
         return "an indented block"
     if tok.type == "_DEDENT":
         return "end of block"
-    value = str(tok.value)
-    if len(value) > _SHOWN_TOKEN:  # a 10 MB string literal is not repeated in the message
-        value = value[:_SHOWN_TOKEN] + "\u2026"
-    return f'"{value}"'
+    return f'"{_shown(str(tok.value))}"'  # a 10 MB string literal is not repeated in the message
 
 
 _SHOWN_TOKEN = 40
@@ -111,6 +108,10 @@ def _syntax_diagnostic(file: str, text: str, err: Exception, lark: Lark) -> Diag
         return Diagnostic(code, msg, span)
     span = Span(file, 1, 1, 1, 2)
     return Diagnostic("RL001", f"syntax error: {err}", span)
+
+
+def _shown(value: str) -> str:
+    return value if len(value) <= _SHOWN_TOKEN else value[:_SHOWN_TOKEN] + "\u2026"
 
 
 def _after_random(lines, tok) -> bool:

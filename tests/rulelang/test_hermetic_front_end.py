@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import rulelang
 from rulelang import check, diagnostics, parse
 from rulelang.diagnostics import (ELLIPSIS, MAX_SHOWN_DIAGNOSTICS, SHOWN_LINE_WIDTH, Diagnostic, RulesError,
                                   Span, render_diagnostics)
@@ -174,6 +175,67 @@ def test_a_syntax_error_at_a_huge_string_shows_a_short_message_and_line():
 
 
 # ================================================================ 6. size and speed
+def test_the_size_limit_is_a_diagnostic(tmp_path):
+    from rulelang.parser import MAX_SOURCE_CHARS
+    text = MINIMAL + "#" * (MAX_SOURCE_CHARS - len(MINIMAL) - 1) + "\n"
+    assert len(text) == MAX_SOURCE_CHARS
+    assert errors(diagnose(text)) == []
+    big = text + "\n"
+    (d,) = diagnose(big)
+    assert (d.code, d.span.line, d.span.column) == ("RL004", 1, 1)
+    assert f"{MAX_SOURCE_CHARS:,}" in d.message
+    # a file: read no further than the limit; check says so on one line and fails
+    path = tmp_path / "big.rules"
+    path.write_text(big, encoding="utf-8")
+    game, diags, _ = rulelang.check_file(path)
+    assert game is None and [x.code for x in diags] == ["RL004"]
+    result = invoke("check", str(path))
+    assert result.exit_code == 1 and "[RL004]" in result.stderr and "Traceback" not in result.stderr
+    with pytest.raises(RulesError) as info:
+        rulelang.load_checked(path)
+    assert [x.code for x in info.value.diagnostics] == ["RL004"]
+
+
+def test_a_file_of_endless_characters_is_not_read_whole(tmp_path, monkeypatch):
+    from rulelang import parser
+    monkeypatch.setattr(parser, "MAX_SOURCE_CHARS", 1000)
+    path = tmp_path / "big.rules"
+    path.write_text(MINIMAL + "#" * 5000 + "\n", encoding="utf-8")
+    reads = []
+    real_open = open
+
+    class Counting:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def read(self, n=-1):
+            reads.append(n)
+            return self.f.read(n)
+
+    monkeypatch.setattr(parser, "open", lambda *a, **k: Counting(real_open(*a, **k)), raising=False)
+    _, diags, _ = parser.parse_file(path)
+    assert [d.code for d in diags] == ["RL004"]
+    assert reads == [1001]
+
+
+def test_the_token_limit_is_a_diagnostic(monkeypatch):
+    from rulelang import parser
+    monkeypatch.setattr(parser, "MAX_TOKENS", 60)
+    assert errors(diagnose(MINIMAL)) == []  # 44 tokens
+    text = MINIMAL + "var v: int = " + "1 + " * 20 + "1\n"
+    (d,) = diagnose(text)
+    assert d.code == "RL004" and "at most 60 tokens" in d.message
+    assert d.span.line == 11
+    e, (d,) = parser.parse_expression("1 + " * 40 + "1")
+    assert e is None and d.code == "RL004"
+
+
 def test_the_parser_tree_is_lark_s_own():
     """The parser lets the precedence chain hand its child up unchanged
     (parser._pass_chains_through): the tree, positions included, is the one
