@@ -41,8 +41,9 @@ class _Builder:
     (Not a lark ``Transformer``: its per-node wrappers cost more than the
     building itself.)"""
 
-    def __init__(self, file):
+    def __init__(self, file, reserved=frozenset()):
         self.file = file
+        self.reserved = reserved
 
     def transform(self, tree):
         children = [self.transform(c) if isinstance(c, Tree) else c for c in tree.children]
@@ -59,6 +60,13 @@ class _Builder:
     def _tspan(self, tok) -> Span:
         return _tok_span(self.file, tok)
 
+    def _decl(self, tok) -> str:
+        """A name being declared: not a reserved keyword."""
+        if tok in self.reserved:
+            raise _BuildError(Diagnostic("RL005", f"`{tok}` is a keyword of the language; choose another name",
+                                         self._tspan(tok)))
+        return str(tok)
+
     # ---- top level
     def start(self, meta, items):
         return A.Module(self.file, tuple(i for i in items if i is not None), span=self._span(meta))
@@ -73,18 +81,18 @@ class _Builder:
 
     def param_decl(self, meta, c):
         kw, name, typ, lo, hi, default, doc = c
-        return A.Param(str(kw), str(name), typ, default, lo, hi,
+        return A.Param(str(kw), self._decl(name), typ, default, lo, hi,
                        _strip(doc) if doc is not None else None, span=self._tspan(name))
 
     def enum_decl(self, meta, c):
-        return A.Enum(str(c[0]), tuple(A.Name(str(t), span=self._tspan(t)) for t in c[1:]),
+        return A.Enum(self._decl(c[0]), tuple(A.Name(self._decl(t), span=self._tspan(t)) for t in c[1:]),
                       span=self._tspan(c[0]))
 
     def attrs_decl(self, meta, c):
         return A.Attrs(tuple(c), span=self._span(meta))
 
     def attr_def(self, meta, c):
-        return A.AttrDef(str(c[0]), c[1], span=self._tspan(c[0]))
+        return A.AttrDef(self._decl(c[0]), c[1], span=self._tspan(c[0]))
 
     def cards_decl(self, meta, c):
         return A.Cards(tuple(c), span=self._span(meta))
@@ -120,7 +128,7 @@ class _Builder:
         return A.DeckNamed(_strip(c[0]), c[1], span=self._tspan(c[0]))
 
     def zone_decl(self, meta, c):
-        return A.Zone(str(c[0]), tuple(c[1:]), span=self._tspan(c[0]))
+        return A.Zone(self._decl(c[0]), tuple(c[1:]), span=self._tspan(c[0]))
 
     def zone_opt(self, meta, c):
         return A.ZoneOpt(tuple(str(t) for t in c), span=self._span(meta))
@@ -133,7 +141,7 @@ class _Builder:
 
     def _var(self, c, record):
         doc = _strip(c[4]) if c[4] is not None else None
-        return A.Var(" ".join(str(c[0]).split()), str(c[1]), c[2], c[3], record=record, doc=doc,
+        return A.Var(" ".join(str(c[0]).split()), self._decl(c[1]), c[2], c[3], record=record, doc=doc,
                      span=self._tspan(c[1]))
 
     def type_name(self, meta, c):
@@ -149,40 +157,40 @@ class _Builder:
         name, *rest = c
         body = rest[-1]
         params = tuple(p for p in rest[:-1] if p is not None)
-        return A.Function(str(name), params, (), body, span=self._tspan(name))
+        return A.Function(self._decl(name), params, (), body, span=self._tspan(name))
 
     def function_block(self, meta, c):
         name, *rest = c
         params = tuple(p for p in rest if isinstance(p, A.TypedParam))
         lets = tuple(p for p in rest if isinstance(p, A.Let))
         body = [p for p in rest if isinstance(p, tuple) and p and p[0] == "return"][0][1]
-        return A.Function(str(name), params, lets, body, span=self._tspan(name))
+        return A.Function(self._decl(name), params, lets, body, span=self._tspan(name))
 
     def typed_param(self, meta, c):
-        return A.TypedParam(str(c[0]), c[1], span=self._tspan(c[0]))
+        return A.TypedParam(self._decl(c[0]), c[1], span=self._tspan(c[0]))
 
     def let_line(self, meta, c):
-        return A.Let(str(c[0]), c[1], span=self._span(meta))
+        return A.Let(self._decl(c[0]), c[1], span=self._span(meta))
 
     def return_line(self, meta, c):
         return ("return", c[0])
 
     def action_decl(self, meta, c):
         name, params, template, body = c
-        return A.Action(str(name), tuple(params or ()), _strip(template) if template is not None else None,
+        return A.Action(self._decl(name), tuple(params or ()), _strip(template) if template is not None else None,
                         body, span=self._tspan(name))
 
     def action_params(self, meta, c):
         return tuple(c)
 
     def param_in(self, meta, c):
-        return A.ActionParam(str(c[0]), c[1], None, span=self._tspan(c[0]))
+        return A.ActionParam(self._decl(c[0]), c[1], None, span=self._tspan(c[0]))
 
     def param_range(self, meta, c):
-        return A.ActionParam(str(c[0]), c[1], c[2], span=self._tspan(c[0]))
+        return A.ActionParam(self._decl(c[0]), c[1], c[2], span=self._tspan(c[0]))
 
     def param_subsets(self, meta, c):
-        return A.ActionParam(str(c[0]), c[1], None, subsets=True, min_size=c[2], max_size=c[3],
+        return A.ActionParam(self._decl(c[0]), c[1], None, subsets=True, min_size=c[2], max_size=c[3],
                              span=self._tspan(c[0]))
 
     def invariant_decl(self, meta, c):
@@ -198,9 +206,9 @@ class _Builder:
         if what.type == "STRING":
             card = A.StrLit(_strip(what), span=self._tspan(what))
         else:
-            var = str(what)
+            var = self._decl(what)
         return A.Trigger("enter", body, card=card, var=var, zone=str(zone),
-                         owner=str(owner) if owner is not None else None, cond=cond,
+                         owner=self._decl(owner) if owner is not None else None, cond=cond,
                          span=self._span(meta))
 
     def after_action(self, meta, c):
@@ -210,7 +218,7 @@ class _Builder:
         return A.Trigger("turn", c[0], span=self._span(meta))
 
     def achievements_decl(self, meta, c):
-        return A.Achievements(str(c[0]), tuple(c[1:]), span=self._span(meta))
+        return A.Achievements(self._decl(c[0]), tuple(c[1:]), span=self._span(meta))
 
     def achievement_line(self, meta, c):
         return A.Achievement(_strip(c[0]), c[1], span=self._span(meta))
@@ -222,7 +230,7 @@ class _Builder:
         return A.Play(c[0], span=self._span(meta))
 
     def outcome_decl(self, meta, c):
-        var = str(c[0])
+        var = self._decl(c[0])
         score = None
         ties = []
         nobody = None
@@ -258,7 +266,7 @@ class _Builder:
 
     # ---- statements
     def let_stmt(self, meta, c):
-        return A.Let(str(c[0]), c[1], span=self._span(meta))
+        return A.Let(self._decl(c[0]), c[1], span=self._span(meta))
 
     def set_stmt(self, meta, c):
         return A.Set(c[0], c[1], span=self._span(meta))
@@ -273,10 +281,10 @@ class _Builder:
         return A.SetRandom(c[0], c[1], order=True, span=self._span(meta))
 
     def let_random_stmt(self, meta, c):
-        return A.LetRandom(str(c[0]), c[1], span=self._span(meta))
+        return A.LetRandom(self._decl(c[0]), c[1], span=self._span(meta))
 
     def let_random_order_stmt(self, meta, c):
-        return A.LetRandom(str(c[0]), c[1], order=True, span=self._span(meta))
+        return A.LetRandom(self._decl(c[0]), c[1], order=True, span=self._span(meta))
 
     def require_stmt(self, meta, c):
         return A.Require(c[0], span=self._span(meta))
@@ -352,13 +360,13 @@ class _Builder:
         return A.While(c[0], c[1], span=self._span(meta))
 
     def repeat_stmt(self, meta, c):
-        return A.Repeat(c[0], str(c[1]) if c[1] is not None else None, c[2], span=self._span(meta))
+        return A.Repeat(c[0], self._decl(c[1]) if c[1] is not None else None, c[2], span=self._span(meta))
 
     def for_stmt(self, meta, c):
-        return A.For(str(c[0]), c[1], c[2], c[3], span=self._span(meta))
+        return A.For(self._decl(c[0]), c[1], c[2], c[3], span=self._span(meta))
 
     def simultaneous_stmt(self, meta, c):
-        return A.Simultaneous(str(c[0]), c[1], c[2], c[3], c[4], span=self._span(meta))
+        return A.Simultaneous(self._decl(c[0]), c[1], c[2], c[3], c[4], span=self._span(meta))
 
     def turn_stmt(self, meta, c):
         return A.Turn(c[0], c[1], span=self._span(meta))
@@ -418,7 +426,7 @@ class _Builder:
         return A.Call(str(c[0]), tuple(x for x in c[1:] if x is not None), span=self._span(meta))
 
     def call_gen(self, meta, c):
-        return A.CallGen(str(c[0]), c[1], str(c[2]), c[3], c[4], span=self._span(meta))
+        return A.CallGen(str(c[0]), c[1], self._decl(c[2]), c[3], c[4], span=self._span(meta))
 
     def int_lit(self, meta, c):
         return A.IntLit(_int(c[0], self.file), span=self._span(meta))
@@ -439,4 +447,4 @@ class _Builder:
         return A.SetLit(tuple(x for x in c if x is not None), span=self._span(meta))
 
     def list_comp(self, meta, c):
-        return A.ListComp(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
+        return A.ListComp(c[0], self._decl(c[1]), c[2], c[3], span=self._span(meta))

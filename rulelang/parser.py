@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 from pathlib import Path
 
 from lark import Lark, Token, Tree
@@ -22,8 +23,9 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast as A
 from .builder import _Builder, _BuildError
+from .checker.model import RESERVED as BUILTIN_NAMES
 from .diagnostics import Diagnostic, Span
-from .syntax_errors import _dedent_line, _syntax_diagnostic
+from .syntax_errors import _dedent_line, _glued_diagnostic, _syntax_diagnostic
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -35,11 +37,34 @@ MAX_SOURCE_CHARS = 500_000
 MAX_TOKENS = 100_000
 
 
-class _LexError(Exception):
-    """A problem the post-lexer finds: too many tokens."""
+def _grammar_keywords() -> frozenset:
+    """The keywords: the quoted strings of the grammar that are spelt like a
+    name ("zone", "if", "var", "enters", ...; not "player var")."""
+    grammar = re.sub(r"//[^\n]*", "", GRAMMAR_PATH.read_text(encoding="utf-8"))
+    return frozenset(w for w in re.findall(r'"([^"\n]*)"', grammar) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w))
 
-    def __init__(self, token):
+
+KEYWORDS = _grammar_keywords()
+# Keywords that may still be declared as names: the games in games/ name
+# things so (hens, fox_in_the_henhouse: zone deck; emu_ranchers: player var
+# score; fox_in_the_henhouse: the card attribute from; desplumados: let
+# order).  The grammar reads each as a keyword only in its own place.
+SOFT_KEYWORDS = frozenset({"deck", "from", "order", "score"})
+# The keywords a declaration may not name (RL005).  Those that are built-in
+# names too ("players", "card", "bottom") are left to the checker, which
+# refuses to redefine a built-in name (RL102).
+RESERVED_KEYWORDS = KEYWORDS - SOFT_KEYWORDS - BUILTIN_NAMES
+
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+class _LexError(Exception):
+    """A problem the post-lexer finds: too many tokens, or (with ``prev``) a
+    word glued to the one before it (``3times``, ``variable``)."""
+
+    def __init__(self, token, prev=None):
         self.token = token
+        self.prev = prev
 
 
 class _RulesIndenter(Indenter):
@@ -49,19 +74,31 @@ class _RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+    # A name is lexed wherever a keyword may come: the contextual lexer tries
+    # the longest word, then takes it for the keyword only if it is one
+    # ("zonelot" is one unexpected word, not "zone" and "lot").
+    always_accept = ("_NL", "NAME")
 
     def process(self, stream):
-        return super().process(self._counted(stream))
+        return super().process(self._words_apart(stream))
 
     @staticmethod
-    def _counted(stream):
-        """The tokens, counted: past MAX_TOKENS, an error."""
-        count = 0
+    def _words_apart(stream):
+        """The tokens, counted and checked: a word (keyword, name or number)
+        right after another, with no space, is an error.  A name takes every
+        letter and digit after it, but a number does not ("3times"), and nor
+        do the keywords the grammar writes as patterns ("var", "param",
+        "enters", "winners"), tried before names: "variable: int" would be
+        read as "var iable: int"."""
+        count, prev, prev_end = 0, None, -1
         for tok in stream:
             count += 1
             if count > MAX_TOKENS:
                 raise _LexError(tok)
+            if tok.start_pos == prev_end and tok[:1] in _WORD_CHARS and prev[-1:] in _WORD_CHARS:
+                raise _LexError(tok, prev)
             yield tok
+            prev, prev_end = tok, tok.end_pos
 
     def handle_NL(self, token):
         # Lark's DedentError does not say where: remember the badly indented line.
@@ -157,7 +194,7 @@ def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagn
     if deep is not None:
         return None, [deep]
     try:
-        module = _Builder(file).transform(tree)
+        module = _Builder(file, RESERVED_KEYWORDS).transform(tree)
     except _BuildError as err:
         return None, [err.diagnostic]
     except RecursionError:
@@ -198,7 +235,7 @@ def parse_expression(text: str, file: str = "<expression>"):
     if deep is not None:
         return None, [deep]
     try:
-        return _Builder(file).transform(tree), []
+        return _Builder(file, RESERVED_KEYWORDS).transform(tree), []
     except _BuildError as err:
         return None, [err.diagnostic]
     except RecursionError:
@@ -211,9 +248,11 @@ def _too_large(file: str) -> Diagnostic:
 
 
 def _lex_diagnostic(file: str, err: _LexError) -> Diagnostic:
-    tok = err.token
-    return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_TOKENS:,} tokens "
-                      "(words, numbers and symbols)", Span(file, tok.line, tok.column, tok.line, tok.column + 1))
+    tok, prev = err.token, err.prev
+    if prev is None:
+        return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_TOKENS:,} tokens "
+                          "(words, numbers and symbols)", Span(file, tok.line, tok.column, tok.line, tok.column + 1))
+    return _glued_diagnostic(file, prev, tok)
 
 
 def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:

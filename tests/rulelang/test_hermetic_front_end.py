@@ -174,7 +174,7 @@ def test_a_syntax_error_at_a_huge_string_shows_a_short_message_and_line():
     assert shown[caret - 6:caret + 3] == '"doc" "aa'
 
 
-# ================================================================ 6. size and speed
+# ================================================================ 6. size
 def test_the_size_limit_is_a_diagnostic(tmp_path):
     from rulelang.parser import MAX_SOURCE_CHARS
     text = MINIMAL + "#" * (MAX_SOURCE_CHARS - len(MINIMAL) - 1) + "\n"
@@ -257,3 +257,151 @@ def test_the_parser_tree_is_lark_s_own():
         assert dump(parser._lark().parse(text, start="start")) == dump(plain.parse(text, start="start")), game
     expr = "if a then -b.c[1] * 2 + f(x) else [y for y in z if not (y in w or y == 3)]"
     assert dump(parser._lark().parse(expr, start="expr")) == dump(plain.parse(expr, start="expr"))
+
+
+# ================================================================ 8. keywords
+GLUED = [
+    ("zonelot: pile\n", 1, "zonelot", '"zone" needs a space after it'),
+    ("players2\n", 1, "players2", '"players" needs a space after it'),
+    ("action a:\n  setbid += 1\n", 3, "setbid", '"set" needs a space after it'),
+    ('action a:\n  move "One" towon(previous(me))\n', 14, "towon", '"to" needs a space after it'),
+    ("action a:\n  turnseat:\n    pass\n", 3, "turnseat", '"turn" needs a space after it'),
+    ("action a:\n  repeat 3times:\n    pass\n", 10, "3times", "a number needs a space after it"),
+    ("zone z: grid 4by 3, public\n", 14, "4by", "a number needs a space after it"),
+    ("variable: int = 0\n", 1, "variable", 'the keyword "var" needs a space after it'),
+    ("parameter: int = 0\n", 1, "parameter", 'the keyword "param" needs a space after it'),
+    ("when c entersx pile:\n  pass\n", 8, "entersx", 'the keyword "enters" needs a space after it'),
+    ("action a:\n  end game with winnersof players\n", 17, "winnersof", 'the keyword "winners" needs a space after it'),
+    ("action a:\n  if true:\n    pass\n  elsewhere:\n    pass\n", 3, "elsewhere", '"else" needs a space after it'),
+]
+
+
+@pytest.mark.parametrize("extra, col, word, hint", GLUED, ids=[g[2] for g in GLUED])
+def test_a_keyword_glued_to_the_next_word_is_a_syntax_error(extra, col, word, hint):
+    text = MINIMAL + "var bid: int = 0\n" + extra
+    diags = diagnose(text)
+    assert len(diags) == 1, diags
+    (d,) = diags
+    line = next(i for i, ln in enumerate(text.split("\n"), 1) if word in ln)
+    assert (d.code, d.span.line, d.span.column, d.span.end_column) == ("RL001", line, col, col + len(word))
+    assert f'unexpected "{word}"' in d.message and hint in d.message, d.message
+    shown, caret = caret_column(render_diagnostics([d], text))
+    assert shown[caret:caret + len(word)] == word
+
+
+def test_keywords_spaced_out_still_parse():
+    text = (MINIMAL + "var bid: int = 0\nzone lot: pile, public\n"
+            'action a:\n  set bid += 1\n  move "One" to lot\n  turn_count_is_a_name_not_turn: \n')
+    # the last line is not a statement: "turn_count_is_a_name_not_turn" is one word, a name
+    (d,) = diagnose(text)
+    assert d.code == "RL001" and 'unexpected "turn_count_is_a_name_not_turn"' in d.message
+    text = (MINIMAL + "var bid: int = 0\nzone lot: pile, public\n"
+            'action a:\n  set bid += 1\n  move "One" to lot\n')
+    assert errors(diagnose(text)) == []
+
+
+def test_the_keywords_come_from_the_grammar():
+    from rulelang.parser import KEYWORDS, RESERVED_KEYWORDS, SOFT_KEYWORDS
+    grammar = (ROOT / "rulelang" / "grammar.lark").read_text(encoding="utf-8")
+    for word in ("if", "zone", "var", "param", "option", "enters", "winners", "simultaneously", "true", "to"):
+        assert word in KEYWORDS and f'"{word}"' in grammar
+    assert "player" not in KEYWORDS  # only in "player var"
+    assert "NAME" not in KEYWORDS and "lark" not in KEYWORDS
+    assert SOFT_KEYWORDS <= KEYWORDS and not SOFT_KEYWORDS & RESERVED_KEYWORDS
+
+
+# every kind of declared name, with a keyword in place of the name X
+DECLARATIONS = [
+    ("var", "var X: int = 0"),
+    ("player var", "player var X: int = 0"),
+    ("card var", "card var X: bool = false"),
+    ("record var", "record var X: int = 0"),
+    ("param", "param X: int = 1"),
+    ("option", "option X: bool = false"),
+    ("zone", "zone X: pile, public"),
+    ("enum", "enum X: A, B"),
+    ("enum member", "enum K: A, X"),
+    ("card attribute", None),
+    ("function", "function X(n: int) = n"),
+    ("function param", "function f(X: int) = 1"),
+    ("function let", "function f(n: int):\n  let X = n\n  return n"),
+    ("action", "action X:\n  pass"),
+    ("action param", "action a(X in players):\n  pass"),
+    ("action range param", "action a(X in 1..3):\n  pass"),
+    ("action subset param", "action a(X in subsets of pile):\n  pass"),
+    ("let", "action a:\n  let X = 1"),
+    ("let random", "action a:\n  let X = random players"),
+    ("let random order", "action a:\n  let X = random order of players"),
+    ("for", "action a:\n  for X in players:\n    pass"),
+    ("repeat as", "action a:\n  repeat 2 times as X:\n    pass"),
+    ("list comprehension", "action a:\n  let y = [1 for X in players]"),
+    ("generator", "action a:\n  let y = sum(1 for X in players)"),
+    ("simultaneously", "setup:\n  simultaneously for X in players:\n    pass"),
+    ("trigger card", "when X enters pile:\n  pass"),
+    ("trigger owner", "zone h: pile, per player, public\nwhen c enters h(X):\n  pass"),
+    ("achievements", 'achievements(X):\n  "a": true'),
+]
+
+
+@pytest.mark.parametrize("keyword", ["if", "while", "to", "then", "true", "zone", "simultaneously", "option",
+                                     "enters", "winner"])
+@pytest.mark.parametrize("kind, decl", DECLARATIONS, ids=[d[0] for d in DECLARATIONS])
+def test_a_keyword_is_not_a_name(kind, decl, keyword):
+    if decl is None:  # the card attributes replace the minimal game's
+        text = MINIMAL.replace("card attributes: rank: int", f"card attributes: rank: int, {keyword}: int")
+        text = text.replace('"One" 1', '"One" 1 2')
+    else:
+        text = MINIMAL + decl.replace("X", keyword) + "\n"
+    diags = diagnose(text)
+    assert [d.code for d in diags] == ["RL005"], (kind, [d.message for d in diags])
+    (d,) = diags
+    assert d.message == f"`{keyword}` is a keyword of the language; choose another name"
+    line = text.split("\n")[d.span.line - 1]
+    assert line[d.span.column - 1:d.span.end_column - 1] == keyword
+
+
+def test_outcome_player_may_not_be_a_keyword():
+    text = MINIMAL.replace("outcome(p):\n  score 0", "outcome(if):\n  score 0")
+    (d,) = diagnose(text)
+    assert d.code == "RL005" and "`if`" in d.message
+
+
+@pytest.mark.parametrize("decl", [
+    "zone deck: pile, public",   # hens, fox_in_the_henhouse
+    "player var score: int = 0",  # emu_ranchers
+    "action a:\n  let order = random order of players",  # desplumados
+])
+def test_the_soft_keywords_the_games_use_are_names(decl):
+    assert errors(diagnose(MINIMAL + decl + "\n")) == []
+
+
+def test_the_card_attribute_from_is_a_name():  # fox_in_the_henhouse
+    text = MINIMAL.replace("card attributes: rank: int", "card attributes: rank: int, from: int")
+    text = text.replace('"One" 1', '"One" 1 2') + "var v: bool = all(c.from > 0 for c in pile)\n"
+    assert errors(diagnose(text)) == []
+
+
+def test_the_games_and_the_test_rules_parse():
+    files = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "tests").rglob("*.rules"))
+    assert len(files) > 20
+    for path in files:
+        _, diags, _ = rulelang.check_file(path)
+        assert not [d for d in diags if d.code in ("RL004", "RL005")], path
+        if path.parent.name == "games" or path.name.endswith("_ok.rules"):
+            assert errors(diags) == [], (path, [d.render() for d in errors(diags)])
+
+
+def test_the_documented_keywords_and_limits_are_the_parser_s():
+    import re
+
+    from rulelang.diagnostics import CODES
+    from rulelang.parser import KEYWORDS, MAX_SOURCE_CHARS, MAX_TOKENS, SOFT_KEYWORDS
+    doc = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    listed = doc.split("<!-- keywords -->")[1].split("<!-- /keywords -->")[0]
+    assert set(re.findall(r"`(\w+)`", listed)) == KEYWORDS
+    section2 = doc.split("## 2. The layout of a file")[1].split("### 2.1")[0]
+    for word in SOFT_KEYWORDS:
+        assert f"`{word}`" in section2.split("Four are allowed as names")[1]
+    assert f"{MAX_SOURCE_CHARS:,} characters" in section2 and f"{MAX_TOKENS:,} tokens" in section2
+    for code in ("RL004", "RL005"):
+        assert code in CODES and f"| {code} |" in doc
