@@ -8,6 +8,7 @@ span and optional notes.  Only the CLI turns diagnostics into exit codes.
 from __future__ import annotations
 
 import difflib
+import functools
 
 import attrs
 
@@ -40,6 +41,42 @@ def source_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
+@functools.lru_cache(maxsize=1)
+def _lines_of(text: str) -> tuple:
+    """:func:`source_lines`, remembered for the last text: rendering the
+    diagnostics of one file one by one splits it once, not once each."""
+    return tuple(source_lines(text))
+
+
+# What is shown of a file with many problems: the first MAX_SHOWN_DIAGNOSTICS,
+# then "... and N more errors"; a source line longer than SHOWN_LINE_WIDTH
+# characters is cut to that many around the caret, with "…" where it was cut;
+# a message or note longer than MAX_MESSAGE is cut in its middle.
+MAX_SHOWN_DIAGNOSTICS = 50
+SHOWN_LINE_WIDTH = 100
+MAX_MESSAGE = 400
+ELLIPSIS = "\u2026"
+
+
+def _shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    if len(text) <= limit:
+        return text
+    tail = limit // 4
+    return text[: limit - tail] + ELLIPSIS + text[-tail:]
+
+
+def _window(text: str, col: int, width: int) -> tuple[str, int]:
+    """(what to show of ``text``, the index in it of 0-based column ``col``):
+    ``text`` itself if it is at most ``width`` long, else ``width`` characters
+    around the column, with an ellipsis on each side that was cut."""
+    if len(text) <= width:
+        return text, col
+    start = max(0, min(col - width // 2, len(text) - width))
+    end = start + width
+    shown = (ELLIPSIS if start else "") + text[start:end] + (ELLIPSIS if end < len(text) else "")
+    return shown, col - start + (1 if start else 0)
+
+
 @attrs.frozen
 class Diagnostic:
     code: str
@@ -48,33 +85,62 @@ class Diagnostic:
     severity: str = "error"  # "error" | "warning"
     notes: tuple = ()
 
-    def render(self, source: str | None = None) -> str:
-        """``FILE:LINE:COL: error: message [CODE]``, the source line, a caret."""
-        out = [f"{self.span}: {self.severity}: {self.message} [{self.code}]"]
+    def render(self, source: str | None = None, *, width: int | None = None) -> str:
+        """``FILE:LINE:COL: error: message [CODE]``, the source line, a caret.
+        With ``width``, a longer source line is shown cut to about that many
+        characters around the caret, and a very long message or note is cut
+        (as :func:`render_diagnostics` does); without, they are shown whole."""
+        cut = _shorten if width is not None else (lambda text: text)
+        out = [f"{self.span}: {self.severity}: {cut(self.message)} [{self.code}]"]
         if source is not None:
-            lines = source_lines(source)
+            lines = _lines_of(source)
             if 1 <= self.span.line <= len(lines):
                 text = lines[self.span.line - 1].expandtabs(1)
-                out.append("    " + text)
-                width = 1
+                col = self.span.column - 1
+                carets = 1
                 if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
-                    width = self.span.end_column - self.span.column
-                out.append("    " + " " * (self.span.column - 1) + "^" * max(1, width))
+                    carets = self.span.end_column - self.span.column
+                if width is not None:
+                    full = len(text)
+                    text, shown_col = _window(text, col, width)
+                    if shown_col != col or len(text) != full:  # cut: the carets end where the text does
+                        carets = max(1, min(carets, len(text) - shown_col))
+                    col = shown_col
+                out.append("    " + text)
+                out.append("    " + " " * col + "^" * max(1, carets))
         for note in self.notes:
-            out.append(f"    note: {note}")
+            out.append(f"    note: {cut(note)}")
         return "\n".join(out)
 
 
+def render_diagnostics(diagnostics, source: str | None = None, *, limit: int | None = MAX_SHOWN_DIAGNOSTICS,
+                       width: int | None = SHOWN_LINE_WIDTH) -> str:
+    """The first ``limit`` diagnostics rendered (the source split once), long
+    lines cut to ``width``; then "... and N more errors" for the rest."""
+    diagnostics = list(diagnostics)
+    shown = diagnostics if limit is None else diagnostics[:limit]
+    out = [d.render(source, width=width) for d in shown]
+    rest = diagnostics[len(shown):]
+    if rest:
+        errors = sum(1 for d in rest if d.severity == "error")
+        more = [f"{n} more {word}{'' if n == 1 else 's'}"
+                for n, word in ((errors, "error"), (len(rest) - errors, "warning")) if n]
+        out.append("... and " + " and ".join(more))
+    return "\n".join(out)
+
+
 class RulesError(Exception):
-    """Raised by :func:`rulelang.load_checked` when a rules file has errors."""
+    """Raised by :func:`rulelang.load_checked` when a rules file has errors.
+    Its text shows the first :data:`MAX_SHOWN_DIAGNOSTICS` of them (all are in
+    ``diagnostics``)."""
 
     def __init__(self, diagnostics, source=None):
         self.diagnostics = list(diagnostics)
         self.source = source
         super().__init__(self.render())
 
-    def render(self) -> str:
-        return "\n".join(d.render(self.source) for d in self.diagnostics)
+    def render(self, limit: int | None = MAX_SHOWN_DIAGNOSTICS, width: int | None = SHOWN_LINE_WIDTH) -> str:
+        return render_diagnostics(self.diagnostics, self.source, limit=limit, width=width)
 
 
 def did_you_mean(name: str, candidates) -> str:
@@ -88,6 +154,8 @@ CODES = {
     "RL001": "syntax error",
     "RL002": "bad indentation",
     "RL003": "unreadable file",
+    "RL004": "file too large",
+    "RL005": "a keyword used as a name",
     "RL101": "unknown name",
     "RL102": "duplicate definition",
     "RL103": "type mismatch",

@@ -13,18 +13,58 @@ the transformer is :mod:`rulelang.builder`, the wording of syntax errors
 from __future__ import annotations
 
 import functools
+import operator
+import re
 from pathlib import Path
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput, VisitError
+from lark.exceptions import UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from . import ast as A
 from .builder import _Builder, _BuildError
+from .checker.model import RESERVED as BUILTIN_NAMES
 from .diagnostics import Diagnostic, Span
-from .syntax_errors import _dedent_line, _syntax_diagnostic
+from .syntax_errors import _dedent_line, _glued_diagnostic, _syntax_diagnostic
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+
+# The size of a rules file is limited: the front end and the compiler cost
+# some 30 microseconds a token, and more on dense expressions.  The largest
+# game in games/ has 11,600 characters and 2,400 tokens; a bigger file is
+# refused with RL004 (docs/language.md, section 2).
+MAX_SOURCE_CHARS = 500_000
+MAX_TOKENS = 100_000
+
+
+def _grammar_keywords() -> frozenset:
+    """The keywords: the quoted strings of the grammar that are spelt like a
+    name ("zone", "if", "var", "enters", ...; not "player var")."""
+    grammar = re.sub(r"//[^\n]*", "", GRAMMAR_PATH.read_text(encoding="utf-8"))
+    return frozenset(w for w in re.findall(r'"([^"\n]*)"', grammar) if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w))
+
+
+KEYWORDS = _grammar_keywords()
+# Keywords that may still be declared as names: the games in games/ name
+# things so (hens, fox_in_the_henhouse: zone deck; emu_ranchers: player var
+# score; fox_in_the_henhouse: the card attribute from; desplumados: let
+# order).  The grammar reads each as a keyword only in its own place.
+SOFT_KEYWORDS = frozenset({"deck", "from", "order", "score"})
+# The keywords a declaration may not name (RL005).  Those that are built-in
+# names too ("players", "card", "bottom") are left to the checker, which
+# refuses to redefine a built-in name (RL102).
+RESERVED_KEYWORDS = KEYWORDS - SOFT_KEYWORDS - BUILTIN_NAMES
+
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+class _LexError(Exception):
+    """A problem the post-lexer finds: too many tokens, or (with ``prev``) a
+    word glued to the one before it (``3times``, ``variable``)."""
+
+    def __init__(self, token, prev=None):
+        self.token = token
+        self.prev = prev
 
 
 class _RulesIndenter(Indenter):
@@ -34,6 +74,31 @@ class _RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+    # A name is lexed wherever a keyword may come: the contextual lexer tries
+    # the longest word, then takes it for the keyword only if it is one
+    # ("zonelot" is one unexpected word, not "zone" and "lot").
+    always_accept = ("_NL", "NAME")
+
+    def process(self, stream):
+        return super().process(self._words_apart(stream))
+
+    @staticmethod
+    def _words_apart(stream):
+        """The tokens, counted and checked: a word (keyword, name or number)
+        right after another, with no space, is an error.  A name takes every
+        letter and digit after it, but a number does not ("3times"), and nor
+        do the keywords the grammar writes as patterns ("var", "param",
+        "enters", "winners"), tried before names: "variable: int" would be
+        read as "var iable: int"."""
+        count, prev, prev_end = 0, None, -1
+        for tok in stream:
+            count += 1
+            if count > MAX_TOKENS:
+                raise _LexError(tok)
+            if tok.start_pos == prev_end and tok[:1] in _WORD_CHARS and prev[-1:] in _WORD_CHARS:
+                raise _LexError(tok, prev)
+            yield tok
+            prev, prev_end = tok, tok.end_pos
 
     def handle_NL(self, token):
         # Lark's DedentError does not say where: remember the badly indented line.
@@ -49,8 +114,7 @@ class _RulesIndenter(Indenter):
 MAX_NESTING = 100
 
 
-@functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
+def _new_lark() -> Lark:
     return Lark(
         GRAMMAR_PATH.read_text(encoding="utf-8"),
         parser="lalr",
@@ -61,6 +125,31 @@ def _lark() -> Lark:
         start=["start", "expr"],
         cache=_cache_path(),
     )
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    lark = _new_lark()
+    _pass_chains_through(lark)
+    return lark
+
+
+def _pass_chains_through(lark: Lark) -> None:
+    """Make the reductions of the precedence chain (``?or_expr: and_expr``,
+    ``?and_expr: not_expr``, ... eleven of them under every atom) hand their
+    one child up as it is.  Lark's own callback for them builds nothing
+    either, but goes through three wrappers and recomputes the child's
+    positions: a third of the parse time.  The tree is the same (a test
+    compares it with Lark's)."""
+    callbacks = getattr(getattr(getattr(lark.parser, "parser", None), "parser", None), "callbacks", None)
+    if not isinstance(callbacks, dict):  # another Lark: keep its callbacks
+        return
+    first = operator.itemgetter(0)
+    for rule in list(callbacks):
+        expansion = getattr(rule, "expansion", ())
+        if (getattr(rule.options, "expand1", False) and not rule.alias and len(expansion) == 1
+                and not expansion[0].is_term and not expansion[0].name.startswith("_")):
+            callbacks[rule] = first
 
 
 def _cache_path():
@@ -85,10 +174,14 @@ def _cache_path():
 
 def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagnostic]]:
     """Parse rules text; returns (module, diagnostics).  Never raises on bad input."""
+    if len(text) > MAX_SOURCE_CHARS:
+        return None, [_too_large(file)]
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = _lark().parse(text, start="start")
+    except _LexError as err:
+        return None, [_lex_diagnostic(file, err)]
     except DedentError as err:
         line, col = getattr(err, "rules_pos", None) or (_dedent_line(text, err), 1)
         return None, [Diagnostic("RL002", "unindent does not match any outer indentation level",
@@ -101,14 +194,9 @@ def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagn
     if deep is not None:
         return None, [deep]
     try:
-        module = _Builder(file).transform(tree)
-    except VisitError as err:
-        inner = err.orig_exc
-        if isinstance(inner, _BuildError):
-            return None, [inner.diagnostic]
-        if isinstance(inner, RecursionError):
-            return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
-        raise
+        module = _Builder(file, RESERVED_KEYWORDS).transform(tree)
+    except _BuildError as err:
+        return None, [err.diagnostic]
     except RecursionError:
         return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
     return module, []
@@ -132,8 +220,12 @@ def parse_expression(text: str, file: str = "<expression>"):
     """Parse one expression (for tools and tests); returns (expr, diagnostics)."""
     text = " ".join(text.split("\n"))
     too_deep = [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
+    if len(text) > MAX_SOURCE_CHARS:
+        return None, [_too_large(file)]
     try:
         tree = _lark().parse(text, start="expr")
+    except _LexError as err:
+        return None, [_lex_diagnostic(file, err)]
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(file, text, err, _lark())]
     except RecursionError:
@@ -143,22 +235,35 @@ def parse_expression(text: str, file: str = "<expression>"):
     if deep is not None:
         return None, [deep]
     try:
-        return _Builder(file).transform(tree), []
-    except VisitError as err:
-        if isinstance(err.orig_exc, _BuildError):
-            return None, [err.orig_exc.diagnostic]
-        if isinstance(err.orig_exc, RecursionError):
-            return None, too_deep
-        raise
+        return _Builder(file, RESERVED_KEYWORDS).transform(tree), []
+    except _BuildError as err:
+        return None, [err.diagnostic]
     except RecursionError:
         return None, too_deep
 
 
+def _too_large(file: str) -> Diagnostic:
+    return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_SOURCE_CHARS:,} "
+                      "characters", Span(file, 1, 1, 1, 2))
+
+
+def _lex_diagnostic(file: str, err: _LexError) -> Diagnostic:
+    tok, prev = err.token, err.prev
+    if prev is None:
+        return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_TOKENS:,} tokens "
+                          "(words, numbers and symbols)", Span(file, tok.line, tok.column, tok.line, tok.column + 1))
+    return _glued_diagnostic(file, prev, tok)
+
+
 def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:
-    """Read and parse a file; returns (module, diagnostics, text)."""
+    """Read and parse a file; returns (module, diagnostics, text).  Reads no
+    more than it may parse (:data:`MAX_SOURCE_CHARS`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a leading byte-order mark is not text
+        with open(path, encoding="utf-8-sig") as f:  # a leading byte-order mark is not text
+            text = f.read(MAX_SOURCE_CHARS + 1)
+        if len(text) > MAX_SOURCE_CHARS:
+            return None, [_too_large(str(path))], ""
     except UnicodeDecodeError as err:
         return None, [Diagnostic("RL003", f"the file is not UTF-8 text ({err.reason})",
                                  Span(str(path), 1, 1, 1, 2))], ""

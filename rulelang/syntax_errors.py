@@ -71,7 +71,10 @@ def _describe_token(tok) -> str:
         return "an indented block"
     if tok.type == "_DEDENT":
         return "end of block"
-    return f'"{tok.value}"'
+    return f'"{_shown(str(tok.value))}"'  # a 10 MB string literal is not repeated in the message
+
+
+_SHOWN_TOKEN = 40
 
 
 def _syntax_diagnostic(file: str, text: str, err: Exception, lark: Lark) -> Diagnostic:
@@ -101,10 +104,40 @@ def _syntax_diagnostic(file: str, text: str, err: Exception, lark: Lark) -> Diag
             msg += ("; `random` may only start the value of a `let` or a `set` "
                     "(`let x = random LIST`, `set x = random order of LIST`), not stand inside an expression")
         elif expected:
-            msg += f"; expected {expected}"
+            msg += _space_hint(tok, err.accepts or err.expected, lark) + f"; expected {expected}"
         return Diagnostic(code, msg, span)
     span = Span(file, 1, 1, 1, 2)
     return Diagnostic("RL001", f"syntax error: {err}", span)
+
+
+def _glued_diagnostic(file: str, prev, tok) -> Diagnostic:
+    """A word right after another, with no space, that the lexer split: a
+    number and a word (``3times``), or a keyword written as a pattern in the
+    grammar and a word (``variable`` read as "var" and then "iable")."""
+    span = Span(file, prev.line, prev.column, tok.end_line, tok.end_column)
+    return Diagnostic("RL001", _glued_message(str(prev), str(tok)), span)
+
+
+def _glued_message(first: str, second: str) -> str:
+    what = "a number" if first[:1].isdigit() else f'the keyword "{_shown(first)}"'
+    return f'unexpected "{_shown(first + second)}": {what} needs a space after it'
+
+
+def _shown(value: str) -> str:
+    return value if len(value) <= _SHOWN_TOKEN else value[:_SHOWN_TOKEN] + "\u2026"
+
+
+def _space_hint(tok, expected, lark: Lark) -> str:
+    """For a name that starts with a keyword expected here ("zonelot",
+    "setbid"): say the keyword needs a space after it."""
+    if tok.type != "NAME":
+        return ""
+    words = [lark.get_terminal(t).pattern.value for t in expected if t in _terminal_names(lark)]
+    words = [w for w in words if isinstance(w, str) and w.isidentifier() and tok.startswith(w) and len(tok) > len(w)]
+    if not words:
+        return ""
+    word = max(words, key=len)
+    return f' ("{word}" needs a space after it)'
 
 
 def _after_random(lines, tok) -> bool:

@@ -32,27 +32,22 @@ def check_cmd(file):
         checked, diags, text = rulelang.check_file(file)
     except OSError as e:
         raise _usage_error(f"cannot read {file}: {e.strerror or e}") from None
-    _print_diagnostics(diags, text)
     errors = [d for d in diags if d.severity == "error"]
     if errors or checked is None:
+        _print_diagnostics(diags, text)
         raise _Failure(f"{file} has {_plural(max(len(errors), 1), 'error')}", 1)
     try:
-        compile_game(checked)
+        machine = compile_game(checked)
     except RuleError as e:
+        _print_diagnostics(diags, text)
         click.echo(f"{e.span if e.span is not None else file}: error: {e.message}", err=True)
         raise _Failure(f"{file} does not compile", 1) from None
     except ParamError as e:
+        _print_diagnostics(diags, text)
         click.echo(f"{file}: error: {e}", err=True)
         raise _Failure(f"{file} does not compile", 1) from None
-    warnings = list(diags)
-    try:
-        machine = compile_game(checked)
-    except (RuleError, ParamError):  # pragma: no cover - reported just above
-        machine = None
-    if machine is not None:
-        static = check_machine(machine)
-        _print_diagnostics(static, text)
-        warnings += static
+    warnings = list(diags) + check_machine(machine)
+    _print_diagnostics(warnings, text)  # at most MAX_SHOWN_DIAGNOSTICS of them, then "... and N more"
     click.echo(f"{file}: ok" + (f" ({_plural(len(warnings), 'warning')})" if warnings else ""))
 
 

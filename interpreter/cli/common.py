@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from rulelang.diagnostics import RulesError
+from rulelang.diagnostics import RulesError, render_diagnostics
 
 from ..agents import RandomAgent
 from ..compiler import ParamError
@@ -21,8 +21,11 @@ from .group import DEFAULT_MAX_ACTIONS, _Failure, _TooLong, _usage_error
 
 
 def _print_diagnostics(diags, text) -> None:
-    for d in diags:
-        click.echo(d.render(text), err=True)
+    """The diagnostics on stderr as ``check`` shows them: the first
+    :data:`~rulelang.diagnostics.MAX_SHOWN_DIAGNOSTICS`, then "... and N more
+    errors"; a long source line cut around its caret."""
+    if diags:
+        click.echo(render_diagnostics(diags, text), err=True)
 
 
 def _load_game(path: str, params: dict) -> Game:

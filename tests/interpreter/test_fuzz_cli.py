@@ -23,7 +23,7 @@ zone deck: pile, hidden
 zone hand: pile, per player, owner
 zone table: pile, public
 player var score: int = 0
-action play(c in hand(me)) "play {c}":
+action lay(c in hand(me)) "play {c}":
   require c.n != 4 or size(table) < 2
   move c to table
 action draw "draw":
@@ -36,7 +36,7 @@ play:
   repeat 4 times:
     for p in players:
       turn p:
-        choose play, draw
+        choose lay, draw
 outcome(p):
   score score(p)
 '''
@@ -45,7 +45,7 @@ outcome(p):
 FIXED = DEAD.replace('''action draw "draw":''', '''action wait "wait":
   pass
 
-action draw "draw":''').replace("choose play, draw", "choose play, draw, wait")
+action draw "draw":''').replace("choose lay, draw", "choose lay, draw, wait")
 
 
 def write(tmp_path, name, text):

@@ -366,12 +366,12 @@ action ln "lines":
   for l in lines(yard):
     for c in l:
       set trace = trace * 10 + c.n
-action where(o in deck) "where is {o}":
+action where_is(o in deck) "where is {o}":
   set trace = size(neighbours(yard, cell_of(o)))
 play:
   while true:
     turn 0:
-      choose place, corner, cell, near, near_card, ln, where
+      choose place, corner, cell, near, near_card, ln, where_is
 outcome(p):
   score trace
 '''

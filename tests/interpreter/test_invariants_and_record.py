@@ -40,7 +40,7 @@ zone left: pile, public
 zone right: pile, public
 zone tmp: pile, public{cap}
 {inv}
-action swap "swap":
+action trade "swap":
   move left to tmp
   move right to left
   move tmp to right
@@ -57,13 +57,13 @@ play:
   turn 0:
     choose {choices}
   turn 1:
-    choose swap
+    choose trade
 outcome(p):
   score 0
 '''
 
 
-def inv_text(inv="", cap="", choices="swap"):
+def inv_text(inv="", cap="", choices="trade"):
     return INV.replace("{inv}", inv).replace("{cap}", cap).replace("{choices}", choices)
 
 
