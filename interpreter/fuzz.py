@@ -52,6 +52,10 @@ from .machine import InvariantBroken
 from .record import game_record
 from .runtime import IllegalAction, RuleError
 
+# Positions of one game remembered to find a repeated one: memory stays bounded
+# whatever --max-actions is; a longer game is still checked for every other kind.
+MAX_REMEMBERED = 100_000
+
 KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash")
 # After the prefix, the rest of a game is played by one of these policies:
 # uniform at random; or, 99 times in 100, the first, the last, or the same
@@ -144,7 +148,7 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 if message is not None:
                     raise _Found("rule_error", message, _where(span))
             return texts, state
-        if check_cycles and "cycle" not in skip:
+        if check_cycles and "cycle" not in skip and step < MAX_REMEMBERED:
             key = state.key()
             first = seen.get(key)
             if first is not None:

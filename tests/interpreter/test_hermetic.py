@@ -412,3 +412,19 @@ def test_the_api_refuses_a_player_that_is_not_a_seat():
         with pytest.raises(ValueError, match="is not a seat of this 2-player game"):
             call()
     assert st.observation(1) == st.clone().observation(1)  # a seat of the game is answered as before
+
+
+def test_the_fuzzer_remembers_a_bounded_number_of_positions(tmp_path, monkeypatch):
+    import interpreter.fuzz as fz
+    path = rules(tmp_path, '''action wait "wait":
+  pass
+play:
+  while true:
+    turn 0:
+      choose wait
+outcome(p):
+  score 0
+''', players="2")
+    assert {f.kind for f in fuzz(path, examples=3, max_actions=50).findings} == {"cycle"}
+    monkeypatch.setattr(fz, "MAX_REMEMBERED", 0)  # past the bound, the game is played on without keeping positions
+    assert {f.kind for f in fuzz(path, examples=3, max_actions=50).findings} == {"endless"}
