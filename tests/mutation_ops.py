@@ -366,11 +366,13 @@ def m_small_int(ch, text):
 
 
 def m_local_name(ch, text):
-    """A name replaced by another name of the same file (more often of the right kind than any name)."""
-    names = sorted({m.group() for m in NAME_RE.finditer(text)})
-    if not names:
+    """A name in the code (not in a comment or a string) replaced by another name of the same file's code."""
+    spans = [(m.start(), m.end()) for m in TOKEN_RE.finditer(text) if NAME_RE.fullmatch(m.group())]
+    if not spans:
         return text
-    return _replace_span(ch, text, NAME_RE, lambda _: ch.choice(names, "new name"))
+    names = sorted({text[a:b] for a, b in spans})
+    a, b = spans[_index(ch, spans, "token")]
+    return text[:a] + ch.choice(names, "new name") + text[b:]
 
 
 def _statement_lines(text):
@@ -380,12 +382,14 @@ def _statement_lines(text):
 
 
 def m_copy_statement(ch, text):
-    """An indented line copied after another indented line, at that line's indentation."""
+    """An indented line copied after another indented line near it, at that line's indentation."""
     lines, inside = _statement_lines(text)
     if not inside:
         return text
-    src = lines[inside[_index(ch, inside, "source line")]].strip()
-    i = inside[_index(ch, inside, "target line")]
+    k = _index(ch, inside, "source line")
+    src = lines[inside[k]].strip()
+    near = inside[max(0, k - 8): k + 8]  # in the same block, often: the names it reads are bound there
+    i = near[_index(ch, near, "target line")]
     target = lines[i]
     ind = target[: len(target) - len(target.lstrip(" "))]
     if target.rstrip().endswith(":"):
@@ -428,7 +432,49 @@ def m_grow_int(ch, text):
     return "\n".join(lines)
 
 
-SEMANTIC = {f.__name__[2:]: f for f in [m_small_int, m_local_name, m_copy_statement, m_players, m_grow_int]}
+SEATS = ["0", "1", "2", "3", "5", "7", "31", "32", "-1", "player_count", "player_count - 1", "next(me)",
+         "previous(me, 5)", "next(me, 1000000000000)", "me + 1"]
+
+
+SEAT_RE = re.compile(r"\bturn\s+([^:\n]+):|(?<![\w.])(me)\b")
+
+
+def m_seat(ch, text):
+    """A seat (``me``, or the seat of a ``turn``) replaced by a number or another seat expression."""
+    spans = [m.span(1) if m.group(1) else m.span(2) for m in SEAT_RE.finditer(text)]
+    if not spans:
+        return text
+    a, b = spans[_index(ch, spans, "seat")]
+    return text[:a] + ch.choice(SEATS, "new seat") + text[b:]
+
+
+RANGES = ["0..0", "1..0", "0..1000", "1..1000000", "1..1000000000000", "-1000000000000..1000000000000",
+          "0..player_count", "player_count..1", "-5..-1"]
+
+
+def m_range(ch, text):
+    """A range ``a..b`` (of an action parameter, a parameter, a subset size) replaced by an odd one."""
+    return _replace_span(ch, text, re.compile(r"[\w-]+\.\.[\w-]+"), lambda _: ch.choice(RANGES, "range"))
+
+
+def m_can(ch, text):
+    """``require can(a)`` or ``if can(a):`` added to an action (the same action, often)."""
+    actions = re.findall(r"^action\s+(\w+)", text, re.M)
+    lines = _lines(text)
+    heads = [i for i, line in enumerate(lines) if line.startswith("action ")]
+    if not actions or not heads:
+        return text
+    i = heads[_index(ch, heads, "action")]
+    own = re.match(r"action\s+(\w+)", lines[i]).group(1)
+    name = own if ch.integer(0, 1, "own") else ch.choice(actions, "other action")
+    stmt = ch.choice(["require can({a})", "require not can({a})", "if can({a}):\n    pass",
+                      "require can({a}) or can({a})"], "can").format(a=name)
+    lines[i + 1: i + 1] = ["  " + x.strip() if not x.startswith("    ") else x for x in stmt.split("\n")]
+    return "\n".join(lines)
+
+
+SEMANTIC = {f.__name__[2:]: f for f in [m_small_int, m_local_name, m_copy_statement, m_players, m_grow_int,
+                                        m_seat, m_range, m_can]}
 
 
 def mutate(text: str, ch, names, max_mutations: int = 5) -> tuple[str, list]:

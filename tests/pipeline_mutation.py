@@ -1,0 +1,515 @@
+"""Mutation test of the whole pipeline: every rules file is refused, or plays.
+
+One *mutant* is a rules file (a game of ``games/`` or a file of
+``tests/fuzz_targets/``) damaged by the operators of
+:mod:`mutation_ops`, chosen by a seed (:func:`make_mutant`).
+:func:`run_mutant` takes it through everything a tool built on rulelang
+does with a file: ``interpreter.load`` (parse, check, compile), now and
+then a parameter override (``Game.with_params``), then for each allowed
+player count (or a sample of them when there are many) a new state and a
+random game with a step cap, where each decision point sees
+``legal_actions``, ``action_text`` of every legal action, ``observation(p)``
+(and its ``json.dumps``) and ``observation_text(p)`` of every player; a few
+states are cloned (the clone agrees and stays apart) and resampled (the
+resampled state keeps the player's observation and plays on); at the end of
+every game ``returns``, ``scores``, ``winners`` and the game record.
+
+The outcome of a mutant is one of the *allowed* outcomes::
+
+    refused      the file has errors (RulesError and its diagnostics)
+    rule_error   a documented RuleError: at load time or in a game
+    param_error  a documented ParamError
+    invariant    InvariantBroken (only when invariants are checked)
+    stuck        a game with no legal action (a fault of the rules)
+    capped       a game stopped by the step cap or the time budget
+    finished     every game ended
+
+or a *defect* of the engine, by kind::
+
+    exception    any other exception (TypeError, IllegalAction, ...)
+    memory       MemoryError (the memory limit of a worker)
+    recursion    RecursionError
+    hang         one call did not return within the budget
+    killed       the worker had to be killed (a hang in C code) or died
+    leak         a RuleError, ParamError or diagnostic worded in raw Python
+                 ("object of type", "list index out of range", ...)
+    bad_span     a RuleError pointing outside the file
+    bad_seat     a seat to move that is not a seat of the game
+    bad_result   returns/scores/winners of the wrong shape
+    inconsistent a clone that differs or is not apart, a resampled state
+                 that does not keep the observation
+
+A defect carries its phase (where in the pipeline it happened), the
+exception type, the message and the end of the traceback; :func:`defect_key`
+groups defects by (kind, phase, type, message without numbers and names).
+
+:func:`run_isolated` runs a mutant in a forked child with a memory limit and
+kills it when it overruns its time (a hang in C code that no alarm stops);
+``bench/pipeline_mutants.py`` runs many of them, and
+``tests/interpreter/test_pipeline_mutants.py`` a fixed few.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import random
+import re
+import resource
+import signal
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+
+import mutation_ops as ops
+from interpreter.compiler import ParamError
+from interpreter.game import load
+from interpreter.machine import InvariantBroken
+from interpreter.record import game_record, record_lines
+from interpreter.runtime import CHANCE, RuleError
+from rulelang.diagnostics import RulesError
+
+ALLOWED = ("refused", "rule_error", "param_error", "invariant", "stuck", "capped", "finished")
+DEFECT_KINDS = ("exception", "memory", "recursion", "hang", "killed", "leak", "bad_span", "bad_seat", "bad_result",
+                "inconsistent")
+# the order in which a mutant's games sum up into one outcome: the first that occurred
+SUMMARY_ORDER = ("rule_error", "param_error", "invariant", "stuck", "capped", "finished")
+
+# Raw Python wording in a message meant for the author of a rules file.
+LEAK_RE = re.compile(
+    r"object of type|arg is an empty sequence|index out of range|unsupported operand|not supported between"
+    r"|has no attribute|object is not|NoneType|'(?:int|str|list|tuple|dict|set|frozenset|bool|float|function)'"
+    r"|unhashable|invalid literal|Exceeds the limit|recursion depth|is not in list|positional argument"
+    r"|takes \d+ positional|unexpected keyword|randrange|math domain|too large to convert|int too large|substring not found"
+    r"|Traceback|<function|<lambda>|<built-in|object at 0x|(?:Key|Index|Type|Value|Attribute|Overflow)Error"
+    r"|can't multiply|must be (?:str|int|real)|not subscriptable|integer string conversion|empty sequence"
+    r"|expected an? \w+ object|cannot be interpreted as", re.I)
+
+
+@dataclass(frozen=True)
+class Budget:
+    steps: int = 400  # decisions per game
+    max_counts: int = 6  # player counts tried per mutant (all of them when there are no more)
+    samples: int = 3  # states cloned and resampled per game
+    soft_s: float = 6.0  # after this, the games left are skipped and a game under way stops (capped)
+    hard_s: float = 10.0  # an alarm: a call still running is a hang
+    kill_s: float = 15.0  # the parent kills a child still running (a hang in C code)
+    memory: int = 1536 << 20  # RLIMIT_AS of a child, bytes
+
+
+BUDGET = Budget()
+QUICK = Budget(steps=60, max_counts=2, samples=1, soft_s=2.0, hard_s=5.0, kill_s=8.0)
+
+
+# ------------------------------------------------------------------ mutants
+def make_mutant(seed: int) -> tuple[str, str, list]:
+    """(base file name, mutant text, operators applied) for a seed."""
+    ch = ops.RandomChooser(random.Random(f"mutant-{seed}"))
+    files = ops.base_files()
+    games = [f for f in files if (ops.GAMES_DIR / f"{f[0]}.rules").exists()]
+    name, text = ch.choice(games if ch.rng.random() < 0.6 else files)  # the games more often: larger, richer
+    r = ch.rng.random()
+    if r < 0.45:
+        names, most = sorted(ops.GENTLE) + sorted(ops.SEMANTIC), 2
+    elif r < 0.8:
+        names, most = sorted(ops.SEMANTIC), 3
+    else:
+        names, most = sorted(ops.MUTATORS) + sorted(ops.SEMANTIC), 5
+    text, applied = ops.mutate(text, ch, names, most)
+    return name, text, applied
+
+
+# ------------------------------------------------------------------ classification
+class _Hang(BaseException):
+    """Raised by the alarm; a BaseException, so that no ``except Exception`` swallows it."""
+
+
+class Defect(Exception):
+    """An oracle of the harness failed (not an exception of the engine)."""
+
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+def pattern(message: str) -> str:
+    """A message without its numbers and quoted names, for grouping."""
+    s = re.sub(r'"[^"\n]*"|\'[^\'\n]*\'', "'S'", message)
+    return re.sub(r"\d+", "N", s)[:160]
+
+
+def defect_key(result: dict) -> tuple:
+    return (result["kind"], result["phase"], result["type"], pattern(result["message"]))
+
+
+def _tb_tail(err, lines=12) -> str:
+    tb = traceback.format_exception(type(err), err, err.__traceback__)
+    return "".join(tb)[-3000:] if lines else ""
+
+
+def _engine_frame(err) -> str:
+    """The innermost frame of the traceback in rulelang/ or interpreter/: where the cause seems to lie."""
+    where = ""
+    for fs in traceback.extract_tb(err.__traceback__):
+        f = fs.filename.replace(os.sep, "/")
+        for top in ("/rulelang/", "/interpreter/"):
+            if top in f:
+                where = f"{top[1:]}{f.split(top, 1)[1]}:{fs.lineno} ({fs.name})"
+    return where
+
+
+# ------------------------------------------------------------------ one mutant
+class _Run:
+    def __init__(self, text, seed, budget, phase_cell=None):
+        self.text = text
+        self.rng = random.Random(f"run-{seed}")
+        self.budget = budget
+        self.cell = phase_cell
+        self._phase = ""
+        self.path = None
+        self.nlines = max(1, len(text.split("\n")))
+        self.games = []  # each game's outcome
+        self.stop_at = time.monotonic() + budget.soft_s
+
+    @property
+    def phase(self):
+        return self._phase
+
+    @phase.setter
+    def phase(self, value):
+        self._phase = value
+        if self.cell is not None:
+            self.cell.value = value.encode()[:63]
+
+    # -------------------------------------------------------- checks of documented errors
+    def clean(self, message: str) -> str:
+        return message.replace(self.path, "mutant.rules") if self.path else message
+
+    def check_message(self, message: str, what: str) -> None:
+        m = LEAK_RE.search(message)
+        if m or not re.search(r"[A-Za-z]{3}", message):
+            raise Defect("leak", f"{what} in raw Python wording ({m.group() if m else 'no words'}): "
+                         f"{self.clean(message)}")
+
+    def check_rule_error(self, err: RuleError) -> None:
+        self.check_message(str(err.message), "a RuleError")
+        s = err.span
+        if s is not None and s.file != "<builtin>":
+            if s.file != self.path or not 1 <= s.line <= self.nlines:
+                raise Defect("bad_span", f"a RuleError at {self.clean(str(s))} (the file has {self.nlines} lines):"
+                             f" {self.clean(str(err.message))}")
+
+    # -------------------------------------------------------- the pipeline
+    def go(self, tmpdir) -> dict:
+        self.path = os.path.join(tmpdir, f"mutant-{os.getpid()}.rules")
+        with open(self.path, "wb") as f:
+            f.write(self.text.encode("utf-8", errors="surrogatepass"))
+        try:
+            return self.load_and_play()
+        finally:
+            os.unlink(self.path)
+
+    def load_and_play(self) -> dict:
+        rng = self.rng
+        self.phase = "load"
+        explicit, invariants = rng.random() < 0.2, rng.random() < 0.2
+        try:
+            game = load(self.path, explicit_chance=explicit, check_invariants=invariants)
+        except RulesError as err:
+            str(err)
+            for d in err.diagnostics:
+                d.render(self.text)
+                self.check_message(d.message, f"diagnostic {d.code}")
+            return {"outcome": "refused"}
+        except RuleError as err:  # a parameter's default or range that cannot be computed, ...
+            self.check_rule_error(err)
+            return {"outcome": "rule_error"}
+        except ParamError as err:  # a default outside its range
+            self.check_message(str(err), "a ParamError")
+            return {"outcome": "param_error"}
+        if game.checked.params and rng.random() < 0.2:
+            self.phase = "params"
+            name, _kind, typ, value, _doc = rng.choice(game.param_info())
+            choices = ["x", " 3 ", "-0", "99999999999999999999", "true", "1e3"]
+            if typ == "int" and isinstance(value, int):
+                choices += [value - 1, value + 1, 0, -1, 2 * value, 10**12]
+            elif typ == "bool":
+                choices += [not value, "yes", "off"]
+            try:
+                game = game.with_params(**{name: rng.choice(choices)})
+            except ParamError as err:
+                self.check_message(str(err), "a ParamError")
+                self.games.append("param_error")
+        lo, hi = game.min_players, game.max_players
+        if hi - lo < self.budget.max_counts:
+            counts = list(range(lo, hi + 1))
+        else:
+            counts = sorted({lo, lo + 1, hi - 1, hi} | set(rng.sample(range(lo, hi + 1), 2)))
+            counts = counts[: self.budget.max_counts]
+        for n in counts:
+            if time.monotonic() > self.stop_at:
+                self.games.append("capped")
+                break
+            self.games.append(self.one_game(game, n, explicit))
+        for outcome in SUMMARY_ORDER:
+            if outcome in self.games:
+                return {"outcome": outcome}
+        return {"outcome": "finished"}
+
+    def one_game(self, game, n, explicit) -> str:
+        self.phase = "new_state"
+        state = None
+        try:
+            state = game.new_state(seed=self.rng.getrandbits(32), num_players=n)
+            outcome = self.play(state, n)
+        except RuleError as err:
+            self.check_rule_error(err)
+            outcome = "rule_error"
+        except ParamError as err:  # a parameter whose default depends on the player count
+            self.check_message(str(err), "a ParamError")
+            outcome = "param_error"
+        except InvariantBroken as err:
+            self.check_message(str(err), "InvariantBroken")
+            outcome = "invariant"
+        if state is not None:
+            self.the_end(state, n)
+        return outcome
+
+    def play(self, state, n) -> str:
+        rng, budget = self.rng, self.budget
+        steps = samples = 0
+        while True:
+            if time.monotonic() > self.stop_at:
+                return "capped"
+            self.phase = "current_player"
+            cp = state.current_player
+            if state.is_terminal:
+                return "finished"
+            if cp == CHANCE:
+                self.phase = "chance"
+                outs = state.chance_outcomes()
+                if not outs or abs(sum(p for _, p in outs) - 1) > 1e-6:
+                    raise Defect("bad_result", f"chance outcomes {outs[:5]!r}")
+                state.apply(outs[rng.randrange(len(outs))][0])
+                continue
+            if not (isinstance(cp, int) and 0 <= cp < n):
+                raise Defect("bad_seat", f"seat {cp!r} to move in a game of {n} players")
+            if steps >= budget.steps:
+                return "capped"
+            self.phase = "legal_actions"
+            legal = state.legal_actions()
+            if not legal:
+                return "stuck"
+            self.phase = "action_text"
+            for a in legal:
+                if not isinstance(state.action_text(a), str):
+                    raise Defect("bad_result", "action_text is not a string")
+            self.observe(state, n)
+            if samples < budget.samples and rng.random() < 0.1:
+                samples += 1
+                self.sample(state, n, legal)
+            self.phase = "apply"
+            state.apply(legal[rng.randrange(len(legal))])
+            steps += 1
+
+    def observe(self, state, n) -> None:
+        for p in range(n):
+            self.phase = "observation"
+            obs = state.observation(p)
+            self.phase = "observation_json"
+            json.dumps(obs)
+            self.phase = "observation_text"
+            if not isinstance(state.observation_text(p), str):
+                raise Defect("bad_result", "observation_text is not a string")
+
+    def sample(self, state, n, legal) -> None:
+        """A clone agrees and stays apart; a resampled state keeps p's view and plays on."""
+        rng = self.rng
+        p = rng.randrange(n)
+        self.phase = "clone"
+        seen = state.observation(p)
+        twin = state.clone()
+        if twin.observation(p) != seen or twin.legal_actions() != legal or twin.current_player != state.current_player:
+            raise Defect("inconsistent", "a clone differs from its state")
+        try:
+            twin.apply(legal[rng.randrange(len(legal))])
+        except (RuleError, InvariantBroken):
+            pass
+        if state.observation(p) != seen or state.legal_actions() != legal:
+            raise Defect("inconsistent", "playing a clone changed its state")
+        self.phase = "resample"
+        other = state.resample(p, rng.getrandbits(32))
+        if other.observation(p) != seen:
+            raise Defect("inconsistent", f"a state resampled for player {p} shows that player something else")
+        if other.current_player != state.current_player:
+            raise Defect("inconsistent", "a resampled state has another seat to move")
+        if state.current_player == p:
+            if [other.action_text(a) for a in other.legal_actions()] != [state.action_text(a) for a in legal]:
+                raise Defect("inconsistent", "a resampled state gives the player to move other actions")
+        self.phase = "resample_play"
+        try:
+            for _ in range(5):
+                if other.is_terminal or other.current_player == CHANCE:
+                    break
+                moves = other.legal_actions()
+                if not moves:
+                    break
+                other.apply(moves[rng.randrange(len(moves))])
+        except RuleError as err:
+            self.check_rule_error(err)
+        except InvariantBroken:
+            pass
+
+    def the_end(self, state, n) -> None:
+        """returns, scores, winners, the record and the last observations; a RuleError is allowed in each."""
+        for phase, f in (("returns", self.end_returns), ("scores", self.end_scores), ("winners", self.end_winners),
+                         ("record", self.end_record), ("observation", self.observe)):
+            self.phase = phase
+            try:
+                f(state, n)
+            except RuleError as err:
+                self.check_rule_error(err)
+
+    def end_returns(self, state, n):
+        r = state.returns()
+        if len(r) != n or not all(isinstance(x, float) for x in r):
+            raise Defect("bad_result", f"returns() = {r!r:.200} for {n} players")
+
+    def end_scores(self, state, n):
+        s = state.scores()
+        if len(s) != n:
+            raise Defect("bad_result", f"scores() = {s!r:.200} for {n} players")
+
+    def end_winners(self, state, n):
+        w = state.winners()
+        if not all(isinstance(p, int) and 0 <= p < n for p in w):
+            raise Defect("bad_result", f"winners() = {w!r:.200} for {n} players")
+
+    def end_record(self, state, n):
+        json.dumps(game_record(state))
+        record_lines(state)
+
+
+def run_mutant(text: str, seed: int, budget: Budget = BUDGET, tmpdir: str | None = None, phase_cell=None) -> dict:
+    """Take one mutant through the pipeline (in this process, under an alarm of
+    ``budget.hard_s``).  Returns {"outcome": ...}, or for a defect {"outcome":
+    "defect", "kind", "phase", "type", "message", "where", "traceback"}."""
+    run = _Run(text, seed, budget, phase_cell)
+    own_dir = tmpdir is None
+    if own_dir:
+        tmpdir = tempfile.mkdtemp(prefix="pipeline-mutant-")
+    armed = [True]
+
+    def on_alarm(signum, frame):
+        if armed[0]:
+            raise _Hang(f"a call took more than {budget.hard_s} s")
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    # and again every 0.2 s: an exception that Python only prints (in a __del__) must not end the limit
+    signal.setitimer(signal.ITIMER_REAL, budget.hard_s, 0.2)
+    start = time.monotonic()
+    try:
+        result = run.go(tmpdir)
+    except BaseException as err:  # noqa: B902 - every escape is classified
+        armed[0] = False
+        if isinstance(err, KeyboardInterrupt):
+            raise
+        result = _defect(run, err)
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+        if own_dir:
+            os.rmdir(tmpdir)
+    result["games"] = run.games
+    result["seconds"] = round(time.monotonic() - start, 3)
+    return result
+
+
+def _defect(run, err) -> dict:
+    if isinstance(err, Defect):
+        kind = err.kind
+    elif isinstance(err, _Hang):
+        kind = "hang"
+    elif isinstance(err, MemoryError):
+        kind = "memory"
+    elif isinstance(err, RecursionError):
+        kind = "recursion"
+    else:
+        kind = "exception"
+    return {"outcome": "defect", "kind": kind, "phase": run.phase, "type": type(err).__name__,
+            "message": run.clean(str(err))[:2000], "where": _engine_frame(err), "traceback": run.clean(_tb_tail(err))}
+
+
+# ------------------------------------------------------------------ in a child process
+def _child(conn, text, seed, budget, tmpdir, cell):
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = budget.memory if hard == resource.RLIM_INFINITY else min(budget.memory, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        result = run_mutant(text, seed, budget, tmpdir, cell)
+    except BaseException as err:  # noqa: B902 - even the harness failing is reported
+        result = {"outcome": "defect", "kind": "exception", "phase": "harness", "type": type(err).__name__,
+                  "message": str(err)[:2000], "where": "", "traceback": _tb_tail(err)}
+    conn.send(result)
+    conn.close()
+
+
+class Child:
+    """One mutant running in a forked child process."""
+
+    def __init__(self, text, seed, budget=BUDGET, tmpdir=None, tag=None):
+        ctx = multiprocessing.get_context("fork")
+        self.tag = tag
+        self.seed = seed
+        self.budget = budget
+        self.cell = ctx.Array("c", 64, lock=False)
+        self.conn, send = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_child, args=(send, text, seed, budget, tmpdir or tempfile.gettempdir(),
+                                                     self.cell), daemon=True)
+        self.started = time.monotonic()
+        self.proc.start()
+        send.close()
+
+    @property
+    def overdue(self) -> bool:
+        return time.monotonic() - self.started > self.budget.kill_s
+
+    def result(self) -> dict:
+        """The result once ``conn`` is readable or the child ended or is overdue (then it is killed)."""
+        result = None
+        if self.conn.poll():
+            try:
+                result = self.conn.recv()
+            except (EOFError, OSError):
+                result = None
+        if result is None:
+            phase = bytes(self.cell.value).decode(errors="replace")
+            alive = self.proc.is_alive()
+            if alive:
+                self.proc.kill()
+            self.proc.join(5)
+            how = (f"killed after {self.budget.kill_s} s" if alive
+                   else f"died with exit code {self.proc.exitcode}")
+            result = {"outcome": "defect", "kind": "killed", "phase": phase, "type": "-",
+                      "message": f"the worker {how}", "where": "", "traceback": "", "games": []}
+        else:
+            self.proc.join(5)
+            if self.proc.is_alive():
+                self.proc.kill()
+                self.proc.join()
+        self.conn.close()
+        return result
+
+
+def run_isolated(text: str, seed: int, budget: Budget = BUDGET, tmpdir=None) -> dict:
+    """:func:`run_mutant` in a forked child with a memory limit, killed when overdue."""
+    child = Child(text, seed, budget, tmpdir)
+    deadline = child.started + budget.kill_s
+    while not child.conn.poll(0.05):
+        if not child.proc.is_alive() or time.monotonic() > deadline:
+            break
+    return child.result()
