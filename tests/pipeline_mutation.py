@@ -144,9 +144,12 @@ def defect_key(result: dict) -> tuple:
     return (result["kind"], result["phase"], result["type"], pattern(result["message"]))
 
 
-def _tb_tail(err, lines=12) -> str:
-    tb = traceback.format_exception(type(err), err, err.__traceback__)
-    return "".join(tb)[-3000:] if lines else ""
+def _tb_tail(err) -> str:
+    """The traceback's first and last lines (a RecursionError's is thousands of lines long)."""
+    lines = "".join(traceback.format_exception(type(err), err, err.__traceback__)).split("\n")
+    if len(lines) > 45:
+        lines = lines[:14] + [f"    ... {len(lines) - 44} lines ..."] + lines[-30:]
+    return "\n".join(lines)[-6000:]
 
 
 def _engine_frame(err) -> str:
@@ -167,21 +170,16 @@ class _Run:
         self.rng = random.Random(f"run-{seed}")
         self.budget = budget
         self.cell = phase_cell
-        self._phase = ""
+        self.phase = ""
         self.path = None
         self.nlines = max(1, len(text.split("\n")))
         self.games = []  # each game's outcome
         self.stop_at = time.monotonic() + budget.soft_s
 
-    @property
-    def phase(self):
-        return self._phase
-
-    @phase.setter
-    def phase(self, value):
-        self._phase = value
-        if self.cell is not None:
-            self.cell.value = value.encode()[:63]
+    def at(self, phase):
+        self.phase = phase
+        if self.cell is not None:  # for the parent, should it have to kill this child
+            self.cell.value = phase.encode()[:63]
 
     # -------------------------------------------------------- checks of documented errors
     def clean(self, message: str) -> str:
@@ -213,7 +211,7 @@ class _Run:
 
     def load_and_play(self) -> dict:
         rng = self.rng
-        self.phase = "load"
+        self.at("load")
         explicit, invariants = rng.random() < 0.2, rng.random() < 0.2
         try:
             game = load(self.path, explicit_chance=explicit, check_invariants=invariants)
@@ -230,7 +228,7 @@ class _Run:
             self.check_message(str(err), "a ParamError")
             return {"outcome": "param_error"}
         if game.checked.params and rng.random() < 0.2:
-            self.phase = "params"
+            self.at("params")
             name, _kind, typ, value, _doc = rng.choice(game.param_info())
             choices = ["x", " 3 ", "-0", "99999999999999999999", "true", "1e3"]
             if typ == "int" and isinstance(value, int):
@@ -259,7 +257,7 @@ class _Run:
         return {"outcome": "finished"}
 
     def one_game(self, game, n, explicit) -> str:
-        self.phase = "new_state"
+        self.at("new_state")
         state = None
         try:
             state = game.new_state(seed=self.rng.getrandbits(32), num_players=n)
@@ -283,12 +281,12 @@ class _Run:
         while True:
             if time.monotonic() > self.stop_at:
                 return "capped"
-            self.phase = "current_player"
+            self.at("current_player")
             cp = state.current_player
             if state.is_terminal:
                 return "finished"
             if cp == CHANCE:
-                self.phase = "chance"
+                self.at("chance")
                 outs = state.chance_outcomes()
                 if not outs or abs(sum(p for _, p in outs) - 1) > 1e-6:
                     raise Defect("bad_result", f"chance outcomes {outs[:5]!r}")
@@ -298,11 +296,11 @@ class _Run:
                 raise Defect("bad_seat", f"seat {cp!r} to move in a game of {n} players")
             if steps >= budget.steps:
                 return "capped"
-            self.phase = "legal_actions"
+            self.at("legal_actions")
             legal = state.legal_actions()
             if not legal:
                 return "stuck"
-            self.phase = "action_text"
+            self.at("action_text")
             for a in legal:
                 if not isinstance(state.action_text(a), str):
                     raise Defect("bad_result", "action_text is not a string")
@@ -310,17 +308,17 @@ class _Run:
             if samples < budget.samples and rng.random() < 0.1:
                 samples += 1
                 self.sample(state, n, legal)
-            self.phase = "apply"
+            self.at("apply")
             state.apply(legal[rng.randrange(len(legal))])
             steps += 1
 
     def observe(self, state, n) -> None:
         for p in range(n):
-            self.phase = "observation"
+            self.at("observation")
             obs = state.observation(p)
-            self.phase = "observation_json"
+            self.at("observation_json")
             json.dumps(obs)
-            self.phase = "observation_text"
+            self.at("observation_text")
             if not isinstance(state.observation_text(p), str):
                 raise Defect("bad_result", "observation_text is not a string")
 
@@ -328,7 +326,7 @@ class _Run:
         """A clone agrees and stays apart; a resampled state keeps p's view and plays on."""
         rng = self.rng
         p = rng.randrange(n)
-        self.phase = "clone"
+        self.at("clone")
         seen = state.observation(p)
         twin = state.clone()
         if twin.observation(p) != seen or twin.legal_actions() != legal or twin.current_player != state.current_player:
@@ -339,7 +337,7 @@ class _Run:
             pass
         if state.observation(p) != seen or state.legal_actions() != legal:
             raise Defect("inconsistent", "playing a clone changed its state")
-        self.phase = "resample"
+        self.at("resample")
         other = state.resample(p, rng.getrandbits(32))
         if other.observation(p) != seen:
             raise Defect("inconsistent", f"a state resampled for player {p} shows that player something else")
@@ -348,7 +346,7 @@ class _Run:
         if state.current_player == p:
             if [other.action_text(a) for a in other.legal_actions()] != [state.action_text(a) for a in legal]:
                 raise Defect("inconsistent", "a resampled state gives the player to move other actions")
-        self.phase = "resample_play"
+        self.at("resample_play")
         try:
             for _ in range(5):
                 if other.is_terminal or other.current_player == CHANCE:
@@ -366,25 +364,22 @@ class _Run:
         """returns, scores, winners, the record and the last observations; a RuleError is allowed in each."""
         for phase, f in (("returns", self.end_returns), ("scores", self.end_scores), ("winners", self.end_winners),
                          ("record", self.end_record), ("observation", self.observe)):
-            self.phase = phase
+            self.at(phase)
             try:
                 f(state, n)
             except RuleError as err:
                 self.check_rule_error(err)
 
     def end_returns(self, state, n):
-        r = state.returns()
-        if len(r) != n or not all(isinstance(x, float) for x in r):
+        if not _shaped(r := state.returns(), n, lambda x: isinstance(x, float)):
             raise Defect("bad_result", f"returns() = {r!r:.200} for {n} players")
 
     def end_scores(self, state, n):
-        s = state.scores()
-        if len(s) != n:
+        if not _shaped(s := state.scores(), n, lambda x: isinstance(x, int)):
             raise Defect("bad_result", f"scores() = {s!r:.200} for {n} players")
 
     def end_winners(self, state, n):
-        w = state.winners()
-        if not all(isinstance(p, int) and 0 <= p < n for p in w):
+        if not all(isinstance(p, int) and 0 <= p < n for p in (w := state.winners())):
             raise Defect("bad_result", f"winners() = {w!r:.200} for {n} players")
 
     def end_record(self, state, n):
@@ -392,13 +387,16 @@ class _Run:
         record_lines(state)
 
 
+def _shaped(values, n, ok) -> bool:
+    return isinstance(values, list) and len(values) == n and all(map(ok, values))
+
+
 def run_mutant(text: str, seed: int, budget: Budget = BUDGET, tmpdir: str | None = None, phase_cell=None) -> dict:
     """Take one mutant through the pipeline (in this process, under an alarm of
     ``budget.hard_s``).  Returns {"outcome": ...}, or for a defect {"outcome":
     "defect", "kind", "phase", "type", "message", "where", "traceback"}."""
     run = _Run(text, seed, budget, phase_cell)
-    own_dir = tmpdir is None
-    if own_dir:
+    if own_dir := tmpdir is None:
         tmpdir = tempfile.mkdtemp(prefix="pipeline-mutant-")
     armed = [True]
 
