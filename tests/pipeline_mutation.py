@@ -379,7 +379,8 @@ class _Run:
             raise Defect("bad_result", f"scores() = {s!r:.200} for {n} players")
 
     def end_winners(self, state, n):
-        if not all(isinstance(p, int) and 0 <= p < n for p in (w := state.winners())):
+        w = state.winners()
+        if not all(isinstance(p, int) and 0 <= p < n for p in w):
             raise Defect("bad_result", f"winners() = {w!r:.200} for {n} players")
 
     def end_record(self, state, n):
