@@ -454,7 +454,7 @@ RANGES = ["0..0", "1..0", "0..1000", "1..1000000", "1..1000000000000", "-1000000
 
 def m_range(ch, text):
     """A range ``a..b`` (of an action parameter, a parameter, a subset size) replaced by an odd one."""
-    return _replace_span(ch, text, re.compile(r"[\w-]+\.\.[\w-]+"), lambda _: ch.choice(RANGES, "range"))
+    return _replace_span(ch, text, re.compile(r"(?<![\w-])[\w-]++\.\.[\w-]+"), lambda _: ch.choice(RANGES, "range"))
 
 
 def m_can(ch, text):
