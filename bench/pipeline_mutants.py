@@ -106,7 +106,7 @@ class Run:
         folder.mkdir(exist_ok=True)
         (folder / f"{stem}.rules").write_bytes(text.encode("utf-8", errors="surrogatepass"))
         info = dict(result, key=pm.defect_key(result), seed=self.seed, mutant=i, run_seed=mutant_seed(self.seed, i),
-                    base=base, operators=ops, budget=self.budget,
+                    base=base, operators=ops, budget=self.budget, diff=pm.mutant_diff(base, text),
                     rerun=f"pm.run_mutant(text, {mutant_seed(self.seed, i)}, pm.{self.budget.upper()})")
         (folder / f"{stem}.json").write_text(json.dumps(info, indent=1, ensure_ascii=False))
         self.defects[key] = {"file": f"defects/{stem}.rules", "count": 1, "first": i}

@@ -51,6 +51,7 @@ kills it when it overruns its time (a hang in C code that no alarm stops);
 
 from __future__ import annotations
 
+import difflib
 import json
 import multiprocessing
 import os
@@ -119,6 +120,14 @@ def make_mutant(seed: int) -> tuple[str, str, list]:
         names, most = sorted(ops.MUTATORS) + sorted(ops.SEMANTIC), 5
     text, applied = ops.mutate(text, ch, names, most)
     return name, text, applied
+
+
+def mutant_diff(base: str, text: str, limit: int = 40) -> str:
+    """The mutant against its base file, as a unified diff (lines cut at 160 characters)."""
+    original = dict(ops.base_files())[base]
+    lines = [x[:160] for x in difflib.unified_diff(original.split("\n"), text.split("\n"), f"{base}.rules",
+                                                   "mutant.rules", lineterm="", n=1)]
+    return "\n".join(lines[:limit] + [f"... {len(lines) - limit} more lines"] * (len(lines) > limit))
 
 
 # ------------------------------------------------------------------ classification
@@ -294,6 +303,7 @@ class _Run:
                 continue
             if not (isinstance(cp, int) and 0 <= cp < n):
                 raise Defect("bad_seat", f"seat {cp!r} to move in a game of {n} players")
+            self.check_layout(state, n)
             if steps >= budget.steps:
                 return "capped"
             self.at("legal_actions")
@@ -311,6 +321,24 @@ class _Run:
             self.at("apply")
             state.apply(legal[rng.randrange(len(legal))])
             steps += 1
+
+    def check_layout(self, state, n) -> None:
+        """Every card in play lies in one place, where the engine thinks, and no card in a seat not at the table."""
+        self.at("layout")
+        m, Z, seen = state.m, state.Z, {}
+        for z in m.zones:
+            for p in range(m.stride):
+                inst = z.index * m.stride + p
+                cards = [c for s in Z[inst] for c in s] if inst in m.stack_instances else Z[inst]
+                if cards and p >= (n if z.per_player else 1):
+                    raise Defect("bad_seat", f"zone {z.name} holds cards for seat {p + 1} in a game of {n} players")
+                for c in cards:
+                    if c in seen or state.loc[c] != inst:
+                        raise Defect("inconsistent", f"card {m.card_names[c]} lies in two places, or not where "
+                                     "the engine thinks")
+                    seen[c] = inst
+        if len(seen) != len(state.inplay):
+            raise Defect("inconsistent", f"{len(state.inplay) - len(seen)} cards in play lie nowhere")
 
     def observe(self, state, n) -> None:
         for p in range(n):
@@ -428,8 +456,15 @@ def run_mutant(text: str, seed: int, budget: Budget = BUDGET, tmpdir: str | None
 
 
 def _defect(run, err) -> dict:
+    global _BALLAST
+    if isinstance(err, MemoryError):  # room to write the report in
+        _BALLAST = None
+        traceback.clear_frames(err.__traceback__)
+    origin = err
     if isinstance(err, Defect):
         kind = err.kind
+        while origin.__context__ is not None:  # the RuleError, and the error it was made of ("from None")
+            origin = origin.__context__
     elif isinstance(err, _Hang):
         kind = "hang"
     elif isinstance(err, MemoryError):
@@ -439,7 +474,11 @@ def _defect(run, err) -> dict:
     else:
         kind = "exception"
     return {"outcome": "defect", "kind": kind, "phase": run.phase, "type": type(err).__name__,
-            "message": run.clean(str(err))[:2000], "where": _engine_frame(err), "traceback": run.clean(_tb_tail(err))}
+            "message": run.clean(str(err))[:2000], "where": _engine_frame(origin),
+            "traceback": run.clean(_tb_tail(origin))}
+
+
+_BALLAST = None  # a child's reserve of memory, freed on a MemoryError
 
 
 # ------------------------------------------------------------------ in a child process
@@ -449,6 +488,8 @@ def _child(conn, text, seed, budget, tmpdir, cell):
         limit = budget.memory if hard == resource.RLIM_INFINITY else min(budget.memory, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        global _BALLAST
+        _BALLAST = bytearray(32 << 20)
         result = run_mutant(text, seed, budget, tmpdir, cell)
     except BaseException as err:  # noqa: B902 - even the harness failing is reported
         result = {"outcome": "defect", "kind": "exception", "phase": "harness", "type": type(err).__name__,
