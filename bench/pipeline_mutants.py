@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "tests"))
 
 import pipeline_mutation as pm  # noqa: E402
+import pipeline_workers as pw  # noqa: E402
 from rulelang import parse  # noqa: E402
 
 
@@ -166,7 +167,7 @@ def main(argv=None) -> int:
                 if i in run.done:
                     continue
                 base, text, ops = pm.make_mutant(mutant_seed(run.seed, i))
-                child = pm.Child(text, mutant_seed(run.seed, i), budget, tmpdir)
+                child = pw.Child(text, mutant_seed(run.seed, i), budget, tmpdir)
                 running[child.conn] = (i, base, ops, text, child)
             ready = wait(list(running) + [c.proc.sentinel for *_, c in running.values()], timeout=0.5)
             for conn, (i, base, ops, text, child) in list(running.items()):

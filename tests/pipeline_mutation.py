@@ -43,9 +43,9 @@ A defect carries its phase (where in the pipeline it happened), the
 exception type, the message and the end of the traceback; :func:`defect_key`
 groups defects by (kind, phase, type, message without numbers and names).
 
-:func:`run_isolated` runs a mutant in a forked child with a memory limit and
-kills it when it overruns its time (a hang in C code that no alarm stops);
-``bench/pipeline_mutants.py`` runs many of them, and
+:func:`pipeline_workers.run_isolated` runs a mutant in a forked child with a
+memory limit and kills it when it overruns its time (a hang in C code that no
+alarm stops); ``bench/pipeline_mutants.py`` runs many of them, and
 ``tests/interpreter/test_pipeline_mutants.py`` a fixed few.
 """
 
@@ -53,11 +53,9 @@ from __future__ import annotations
 
 import difflib
 import json
-import multiprocessing
 import os
 import random
 import re
-import resource
 import signal
 import tempfile
 import time
@@ -154,7 +152,7 @@ def defect_key(result: dict) -> tuple:
     return (result["kind"], result["phase"], result["type"], pattern(result["message"]))
 
 
-def _tb_tail(err) -> str:
+def tb_tail(err) -> str:
     """The traceback's first and last lines (a RecursionError's is thousands of lines long)."""
     lines = "".join(traceback.format_exception(type(err), err, err.__traceback__)).split("\n")
     if len(lines) > 45:
@@ -476,81 +474,12 @@ def _defect(run, err) -> dict:
         kind = "exception"
     return {"outcome": "defect", "kind": kind, "phase": run.phase, "type": type(err).__name__,
             "message": run.clean(str(err))[:2000], "where": _engine_frame(origin),
-            "traceback": run.clean(_tb_tail(origin))}
+            "traceback": run.clean(tb_tail(origin))}
 
 
-_BALLAST = None  # a child's reserve of memory, freed on a MemoryError
+_BALLAST = None  # a child's reserve of memory (pipeline_workers), freed on a MemoryError
 
 
-# ------------------------------------------------------------------ in a child process
-def _child(conn, text, seed, budget, tmpdir, cell):
-    try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        limit = budget.memory if hard == resource.RLIM_INFINITY else min(budget.memory, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        global _BALLAST
-        _BALLAST = bytearray(32 << 20)
-        result = run_mutant(text, seed, budget, tmpdir, cell)
-    except BaseException as err:  # noqa: B902 - even the harness failing is reported
-        result = {"outcome": "defect", "kind": "exception", "phase": "harness", "type": type(err).__name__,
-                  "message": str(err)[:2000], "where": "", "traceback": _tb_tail(err)}
-    conn.send(result)
-    conn.close()
-
-
-class Child:
-    """One mutant running in a forked child process."""
-
-    def __init__(self, text, seed, budget=BUDGET, tmpdir=None, tag=None):
-        ctx = multiprocessing.get_context("fork")
-        self.tag = tag
-        self.seed = seed
-        self.budget = budget
-        self.cell = ctx.Array("c", 64, lock=False)
-        self.conn, send = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_child, args=(send, text, seed, budget, tmpdir or tempfile.gettempdir(),
-                                                     self.cell), daemon=True)
-        self.started = time.monotonic()
-        self.proc.start()
-        send.close()
-
-    @property
-    def overdue(self) -> bool:
-        return time.monotonic() - self.started > self.budget.kill_s
-
-    def result(self) -> dict:
-        """The result once ``conn`` is readable or the child ended or is overdue (then it is killed)."""
-        result = None
-        if self.conn.poll():
-            try:
-                result = self.conn.recv()
-            except (EOFError, OSError):
-                result = None
-        if result is None:
-            phase = bytes(self.cell.value).decode(errors="replace")
-            alive = self.proc.is_alive()
-            if alive:
-                self.proc.kill()
-            self.proc.join(5)
-            how = (f"killed after {self.budget.kill_s} s" if alive
-                   else f"died with exit code {self.proc.exitcode}")
-            result = {"outcome": "defect", "kind": "killed", "phase": phase, "type": "-",
-                      "message": f"the worker {how}", "where": "", "traceback": "", "games": []}
-        else:
-            self.proc.join(5)
-            if self.proc.is_alive():
-                self.proc.kill()
-                self.proc.join()
-        self.conn.close()
-        return result
-
-
-def run_isolated(text: str, seed: int, budget: Budget = BUDGET, tmpdir=None) -> dict:
-    """:func:`run_mutant` in a forked child with a memory limit, killed when overdue."""
-    child = Child(text, seed, budget, tmpdir)
-    deadline = child.started + budget.kill_s
-    while not child.conn.poll(0.05):
-        if not child.proc.is_alive() or time.monotonic() > deadline:
-            break
-    return child.result()
+def reserve_memory(size: int = 32 << 20) -> None:
+    global _BALLAST
+    _BALLAST = bytearray(size)

@@ -5,7 +5,7 @@ the games and the fuzz targets damaged by the operators of
 ``tests/mutation_ops.py``) goes through the whole pipeline -- load, every
 player count, random games, observations, clones, resamples, scores and the
 record -- each in a forked child with a memory limit and a time limit
-(:func:`pipeline_mutation.run_isolated`), with the test suite's small budget
+(:func:`pipeline_workers.run_isolated`), with the test suite's small budget
 (``QUICK``).  Every outcome must be allowed: the file refused with
 diagnostics, a documented ``RuleError`` or ``ParamError``, or a game that
 ended, got stuck or was capped.  See ``tests/pipeline_mutation.py``.
@@ -31,6 +31,7 @@ import pytest
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests/: the shared mutation machinery
 import pipeline_mutation as pm  # noqa: E402
+import pipeline_workers as pw  # noqa: E402
 from rulelang import parse  # noqa: E402
 
 HERMETIC = Path(__file__).resolve().with_name("hermetic")
@@ -92,7 +93,7 @@ def known_defect(result: dict) -> str | None:
 @functools.lru_cache(maxsize=None)
 def outcome(seed: int) -> tuple:
     base, text, ops = pm.make_mutant(seed)
-    return base, text, ops, pm.run_isolated(text, seed, pm.QUICK)
+    return base, text, ops, pw.run_isolated(text, seed, pm.QUICK)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -145,5 +146,5 @@ def test_there_are_hermetic_cases():
 def test_hermetic(path):
     text = path.read_bytes().decode("utf-8", errors="surrogatepass")
     for seed in seeds_of(text):
-        result = pm.run_isolated(text, seed, HERMETIC_BUDGET)
+        result = pw.run_isolated(text, seed, HERMETIC_BUDGET)
         assert result["outcome"] in pm.ALLOWED, f"seed {seed}: " + report(result)
