@@ -82,7 +82,8 @@ LEAK_RE = re.compile(
     r"|has no attribute|object is not|NoneType|'(?:int|str|list|tuple|dict|set|frozenset|bool|float|function)'"
     r"|unhashable|invalid literal|Exceeds the limit|recursion depth|is not in list|positional argument"
     r"|takes \d+ positional|unexpected keyword|randrange|math domain|too large to convert|int too large"
-    r"|substring not found|Traceback|<function|<lambda>|<built-in|object at 0x|(?:Key|Index|Type|Value|Attribute|Overflow)Error"
+    r"|substring not found|Traceback|<function|<lambda>|<built-in|object at 0x"
+    r"|(?:Key|Index|Type|Value|Attribute|Overflow)Error"
     r"|can't multiply|must be (?:str|int|real)|not subscriptable|integer string conversion|empty sequence"
     r"|expected an? \w+ object|cannot be interpreted as", re.I)
 
