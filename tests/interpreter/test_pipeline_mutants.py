@@ -36,7 +36,7 @@ from rulelang import parse  # noqa: E402
 
 HERMETIC = Path(__file__).resolve().with_name("hermetic")
 SEEDS = range(48)  # the fixed list of mutants (the whole file must take well under a minute)
-HERMETIC_BUDGET = pm.Budget(steps=200, max_counts=6, samples=3, soft_s=3.0, hard_s=4.0, kill_s=12.0)
+HERMETIC_BUDGET = pm.Budget(steps=200, max_counts=6, samples=3, soft_s=2.0, hard_s=3.0, kill_s=12.0)
 
 SEAT = "seat numbers are not checked against the table (issue 9)"
 BIG_INT = "integers grow without bound (issue 9)"
