@@ -329,7 +329,12 @@ class _Run:
         for z in m.zones:
             for p in range(m.stride):
                 inst = z.index * m.stride + p
-                cards = [c for s in Z[inst] for c in s] if inst in m.stack_instances else Z[inst]
+                rows = Z[inst] if inst in m.stack_instances else [Z[inst]]
+                if not all(isinstance(r, list) and all(type(c) is int for c in r) for r in rows):
+                    what = "a row of stacks" if inst in m.stack_instances else "a pile of cards"
+                    raise Defect("inconsistent", f"the layout is corrupt: zone {z.name} of seat {p + 1} holds "
+                                 f"{str(Z[inst])[:80]}, which is not {what}")
+                cards = [c for r in rows for c in r]
                 if cards and p >= (n if z.per_player else 1):
                     raise Defect("bad_seat", f"zone {z.name} holds cards for seat {p + 1} in a game of {n} players")
                 for c in cards:
