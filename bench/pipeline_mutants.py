@@ -18,7 +18,8 @@ exception type, message without numbers and names) -- is written once into
 ``DIR/defects/``: ``NNN-KIND-PHASE.rules`` (the mutant, as UTF-8 with
 surrogatepass) and ``NNN-KIND-PHASE.json`` (the exception, message,
 traceback tail, phase, seed, base file, operators, and how often it
-occurred).  ``DIR/state.json`` keeps the counts and the mutants done: the
+occurred).  ``DIR/state.json`` keeps the counts and the mutants done (saved every 10 s,
+and on Ctrl-C or ``kill -TERM``, which stop the run and print the table): the
 same command again resumes where it stopped (``--fresh`` starts over), and
 ``python3 bench/pipeline_mutants.py --out DIR --report`` prints the table of
 a run, finished or still going.
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -154,6 +156,9 @@ def main(argv=None) -> int:
         print(f"resuming at mutant {run.low} ({sum(run.counts.values())} done)", flush=True)
     run.count = max(run.count, args.count)
     parse("", "warm.rules")  # the parser's tables, built once before the forks
+    # Ctrl-C, and kill -TERM (a background job under nohup ignores SIGINT): stop, save, print the counts
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     tmpdir = tempfile.mkdtemp(prefix="pipeline-mutants-")
     running = {}  # conn -> (index, base, ops, text, child)
     started = time.monotonic()
