@@ -34,7 +34,6 @@ surrogates survive) and runs through the same assertions.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import random
 import re
@@ -55,9 +54,10 @@ from rulelang.checker import CheckedGame
 from rulelang.diagnostics import CODES, Diagnostic, RulesError
 from rulelang.parser import parse_expression
 
-ROOT = Path(__file__).resolve().parents[2]
-GAMES_DIR = ROOT / "games"
-GRAMMAR = ROOT / "rulelang" / "grammar.lark"
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests/: the shared mutation operators
+from mutation_ops import (GENTLE, INTERESTING_CHARS, MAX_TEXT, MUTATORS, NEST_DEPTHS,  # noqa: E402
+                          NESTERS, game_texts, token_pool)
+
 REGRESSIONS = Path(__file__).resolve().with_name("regressions")
 FILE = "fuzz.rules"
 
@@ -66,7 +66,6 @@ COMPILE_BUDGET_S = 2.0
 PLAYOUT_STEPS = 60
 PLAYOUT_BUDGET_S = 1.0  # a playout that takes longer is stopped, not failed
 HARD_LIMIT_S = 20.0  # an alarm turns a hang into a failure instead of a stuck CI job
-MAX_TEXT = 300_000  # characters: long lines and names, not a stress test of the lexer
 
 EXAMPLES = int(os.environ.get("RULELANG_FUZZ_EXAMPLES", "0")) or None
 RANDOM_RUN = os.environ.get("RULELANG_FUZZ_RANDOM", "") not in ("", "0")
@@ -238,294 +237,35 @@ def run_all(text: str, seed: int = 0) -> str:
 
 
 # ------------------------------------------------------------------ material from the real files
-@functools.lru_cache(maxsize=1)
-def game_texts() -> tuple[str, ...]:
-    texts = tuple(p.read_text(encoding="utf-8") for p in sorted(GAMES_DIR.glob("*.rules")))
-    assert texts, f"no games in {GAMES_DIR}"
-    return texts
-
-
-TOKEN_RE = re.compile(r'"[^"\n]*"|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\.\.|[+\-]=|[=!<>]=|#[^\n]*|\S')
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-INT_RE = re.compile(r"(?<![A-Za-z0-9_])[0-9]+")
-
-
-@functools.lru_cache(maxsize=1)
-def token_pool() -> tuple[str, ...]:
-    """Every distinct token of the games, and every keyword and symbol of the grammar."""
-    tokens = set()
-    for text in game_texts():
-        tokens.update(m.group() for m in TOKEN_RE.finditer(text))
-    grammar = GRAMMAR.read_text(encoding="utf-8")
-    tokens.update(w for w in re.findall(r'"([^"\\\s]+)"', grammar))
-    return tuple(sorted(tokens))
-
-
-@functools.lru_cache(maxsize=1)
-def name_pool() -> tuple[str, ...]:
-    return tuple(t for t in token_pool() if NAME_RE.fullmatch(t))
-
-
-INTERESTING_CHARS = [
-    "\x00", "\ufeff", "\u200f", "\u200e", "\u202e", "\u2066", "\u0301", "\u0308", "\U0001f600", "\U0001f1eb\U0001f1f7",
-    "\ud800", "\udfff", "\udc80", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1e", "\r", "\n", "\t", " ",
-    "\\", '"', "#", ":", "(", ")", "[", "]", "{", "}", ",", ".", "..", "-", "=", "*", "|", "&", "\u00a0", "\u3000",
-    "\uff11", "\u0663", "\u017f", "\u212a", "\u0130", "\uffff", "\U0010ffff", "é", "e\u0301", "\u05d0",
-]
-
+# The games, the token pools and the mutation operators live in tests/mutation_ops.py
+# (shared with the pipeline mutation test and bench/pipeline_mutants.py); here
+# Hypothesis makes the operators' choices, so that it can shrink them.
 # any code point, lone surrogates included
 ANY_CHAR = st.characters(exclude_categories=())
 CHAR = st.one_of(st.sampled_from(INTERESTING_CHARS), ANY_CHAR)  # one character or a short sequence
 JUNK_TEXT = st.lists(CHAR, max_size=12).map("".join)
 
-NEST_DEPTHS = [1, 2, 10, 50, 98, 99, 100, 101, 150, 500, 2000]
-HUGE_NUMBERS = ["0", "00", "1000000000000", "1000000000001", "999999999999", "4000", "4001", "32", "33",
-                "9" * 30, "1" + "0" * 400, "9" * 5000]
 
+class HypothesisChooser:
+    """The chooser of tests/mutation_ops.py over Hypothesis's ``draw``."""
 
-def _index(draw, seq, label):
-    return draw(st.integers(0, max(0, len(seq) - 1)), label=label)
+    def __init__(self, draw):
+        self.draw = draw
 
+    def integer(self, lo, hi, label=""):
+        return self.draw(st.integers(lo, hi), label=label)
 
-def _pos(draw, text):
-    return draw(st.integers(0, len(text)), label="position")
+    def choice(self, seq, label=""):
+        return self.draw(st.sampled_from(seq), label=label)
 
+    def char(self, label=""):
+        return self.draw(CHAR, label=label)
 
-def _lines(text):
-    return text.split("\n")
+    def junk(self, label=""):
+        return self.draw(JUNK_TEXT, label=label)
 
-
-def _with_line(draw, text, fn):
-    lines = _lines(text)
-    i = _index(draw, lines, "line")
-    lines = fn(lines, i)
-    return "\n".join(lines)
-
-
-def _token_spans(text, regex=TOKEN_RE):
-    return [(m.start(), m.end()) for m in regex.finditer(text)]
-
-
-def _replace_span(draw, text, regex, make):
-    spans = _token_spans(text, regex)
-    if not spans:
-        return text
-    a, b = spans[_index(draw, spans, "token")]
-    return text[:a] + make(text[a:b]) + text[b:]
-
-
-# Each mutator takes (draw, text) and returns a damaged text.
-def m_delete_line(draw, text):
-    return _with_line(draw, text, lambda ls, i: ls[:i] + ls[i + 1:])
-
-
-def m_duplicate_line(draw, text):
-    return _with_line(draw, text, lambda ls, i: ls[:i + 1] + ls[i:])
-
-
-def m_swap_lines(draw, text):
-    lines = _lines(text)
-    i, j = _index(draw, lines, "line"), _index(draw, lines, "other line")
-    lines[i], lines[j] = lines[j], lines[i]
-    return "\n".join(lines)
-
-
-def m_swap_adjacent_lines(draw, text):
-    lines = _lines(text)
-    i = _index(draw, lines[:-1], "line")
-    if i + 1 < len(lines):
-        lines[i], lines[i + 1] = lines[i + 1], lines[i]
-    return "\n".join(lines)
-
-
-def m_cut_line(draw, text):
-    lines = _lines(text)
-    i = _index(draw, lines, "line")
-    lines[i] = lines[i][: draw(st.integers(0, len(lines[i])), label="cut")]
-    return "\n".join(lines)
-
-
-def m_split_line(draw, text):
-    lines = _lines(text)
-    i = _index(draw, lines, "line")
-    k = draw(st.integers(0, len(lines[i])), label="split")
-    lines[i: i + 1] = [lines[i][:k], lines[i][k:]]
-    return "\n".join(lines)
-
-
-def m_join_lines(draw, text):
-    newlines = [m.start() for m in re.finditer("\n", text)]
-    if not newlines:
-        return text
-    k = newlines[_index(draw, newlines, "newline")]
-    return text[:k] + draw(st.sampled_from(["", " ", "\\"])) + text[k + 1:]
-
-
-def m_truncate(draw, text):
-    return text[: _pos(draw, text)]
-
-
-def m_insert_char(draw, text):
-    k = _pos(draw, text)
-    return text[:k] + draw(CHAR, label="char") + text[k:]
-
-
-def m_delete_chars(draw, text):
-    k = _pos(draw, text)
-    return text[:k] + text[k + draw(st.integers(1, 4), label="deleted"):]
-
-
-def m_replace_char(draw, text):
-    k = _pos(draw, text)
-    return text[:k] + draw(CHAR, label="char") + text[k + 1:]
-
-
-def m_insert_junk(draw, text):
-    k = _pos(draw, text)
-    return text[:k] + draw(JUNK_TEXT, label="junk") + text[k:]
-
-
-def m_replace_token(draw, text):
-    pool = token_pool()
-    return _replace_span(draw, text, TOKEN_RE, lambda _: draw(st.sampled_from(pool), label="new token"))
-
-
-def m_insert_token(draw, text):
-    spans = _token_spans(text)
-    k = spans[_index(draw, spans, "token")][0] if spans else 0
-    tok = draw(st.sampled_from(token_pool()), label="new token")
-    return text[:k] + tok + draw(st.sampled_from([" ", "", "\n", "\n  "])) + text[k:]
-
-
-def m_delete_token(draw, text):
-    return _replace_span(draw, text, TOKEN_RE, lambda _: "")
-
-
-def m_replace_name(draw, text):
-    pool = name_pool()
-    return _replace_span(draw, text, NAME_RE, lambda _: draw(st.sampled_from(pool), label="new name"))
-
-
-def m_replace_int(draw, text):
-    return _replace_span(draw, text, INT_RE, lambda _: draw(st.sampled_from(HUGE_NUMBERS + ["0", "1", "2", "3"]),
-                                                             label="number"))
-
-
-def m_long_name(draw, text):
-    n = draw(st.sampled_from([100, 5000, 100_000]), label="length")
-    return _replace_span(draw, text, NAME_RE, lambda name: (name * (n // len(name) + 1))[:n])
-
-
-def m_long_line(draw, text):
-    lines = _lines(text)
-    i = _index(draw, lines, "line")
-    piece = draw(st.sampled_from([" ", "x", "# ", "1 + ", "a, ", "(", ")", '"', "\t", "\u0301"]), label="piece")
-    lines[i] = lines[i] + piece * draw(st.sampled_from([100, 1000, 5000]), label="repeat")
-    return "\n".join(lines)
-
-
-NESTERS = {
-    "parentheses": lambda e, n: "(" * n + e + ")" * n,
-    "if-expressions": lambda e, n: "if true then " * n + e + " else 0" * n,
-    "lists": lambda e, n: "[" * n + e + "]" * n,
-    "sets": lambda e, n: "{" * n + e + "}" * n,
-    "negations": lambda e, n: "-" * n + e,
-    "nots": lambda e, n: "not " * n + e,
-    "calls": lambda e, n: "abs(" * n + e + ")" * n,
-    "indexes": lambda e, n: e + "[0]" * n,
-    "attributes": lambda e, n: e + ".rank" * n,
-    "sums": lambda e, n: "(1 + " * n + e + ")" * n,
-    "ands": lambda e, n: (e + " and ") * n + e,
-    "unbalanced": lambda e, n: "(" * n + e,
-}
-
-
-def m_deep_expression(draw, text):
-    kind = draw(st.sampled_from(sorted(NESTERS)), label="nesting")
-    n = draw(st.sampled_from(NEST_DEPTHS), label="depth")
-    return _replace_span(draw, text, re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)"),
-                         lambda e: NESTERS[kind](e, n))
-
-
-def m_deep_blocks(draw, text):
-    """Wrap an indented line in n nested ``if``/``while``/``repeat`` blocks."""
-    lines = _lines(text)
-    inside = [i for i, line in enumerate(lines) if line.startswith("  ") and line.strip()]
-    if not inside:
-        return text
-    i = inside[_index(draw, inside, "line")]
-    n = draw(st.sampled_from(NEST_DEPTHS[:8]), label="depth")
-    head = draw(st.sampled_from(["if true:", "if false:", "repeat 2 times:", "while false:", "for p in players:"]))
-    body = lines[i]
-    ind = len(body) - len(body.lstrip(" "))
-    step = draw(st.sampled_from([" ", "  ", "\t"]), label="indent")
-    wrapped = [" " * ind + step * k + head for k in range(n)] + [" " * ind + step * n + body.lstrip(" ")]
-    lines[i: i + 1] = wrapped
-    return "\n".join(lines)
-
-
-def m_tabs(draw, text):
-    """Indentation in tabs: everywhere, on one line, or mixed with spaces."""
-    how = draw(st.sampled_from(["all", "one", "mixed", "tab-after-spaces"]), label="tabs")
-    lines = _lines(text)
-
-    def tabbed(line, prefix=""):
-        body = line.lstrip(" ")
-        depth = (len(line) - len(body)) // 2
-        return prefix + "\t" * depth + body if body else line
-
-    if how == "all":
-        lines = [tabbed(line) for line in lines]
-    else:
-        i = _index(draw, lines, "line")
-        if how == "one":
-            lines[i] = tabbed(lines[i])
-        elif how == "mixed":
-            lines[i] = tabbed(lines[i], " ")
-        else:
-            lines[i] = "  \t" + lines[i].lstrip(" ")
-    return "\n".join(lines)
-
-
-def m_reindent(draw, text):
-    lines = _lines(text)
-    i = _index(draw, lines, "line")
-    body = lines[i].lstrip(" \t")
-    ind = draw(st.sampled_from(["", " ", "   ", "    ", "      ", "\t", " \t", "\t "]), label="indent")
-    lines[i] = ind + body
-    return "\n".join(lines)
-
-
-def m_line_endings(draw, text):
-    how = draw(st.sampled_from(["\r\n", "\r", "\u2028", "\x85", "\x0c\n", "\n\n", "\n\r\n"]), label="line end")
-    return text.replace("\n", how)
-
-
-def m_bom(draw, text):
-    return draw(st.sampled_from(["\ufeff", "\ufeff\ufeff", "\x00", "\u202e", " "]), label="prefix") + text
-
-
-def m_random_bytes(draw, text):
-    k = _pos(draw, text)
-    junk = draw(st.binary(max_size=40), label="bytes").decode("utf-8", errors="surrogateescape")
-    return text[:k] + junk + text[k:]
-
-
-def m_operator(draw, text):
-    ops = ["==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "%", "and", "or", "in", "not in", "|", "&"]
-    return _replace_span(draw, text, re.compile(r"(?<=\s)(?:==|!=|<=|>=|<|>|\+|-|\*|/|%|and|or|in|\||&)(?=\s)"),
-                         lambda _: draw(st.sampled_from(ops), label="operator"))
-
-
-MUTATORS = {f.__name__[2:]: f for f in [
-    m_delete_line, m_duplicate_line, m_swap_lines, m_swap_adjacent_lines, m_cut_line, m_split_line, m_join_lines,
-    m_truncate, m_insert_char, m_delete_chars, m_replace_char, m_insert_junk, m_replace_token, m_insert_token,
-    m_delete_token, m_replace_name, m_replace_int, m_long_name, m_long_line, m_deep_expression, m_deep_blocks,
-    m_tabs, m_reindent, m_line_endings, m_bom, m_random_bytes, m_operator,
-]}
-# mutations that often leave a file that still checks: these reach the compiler and the playout
-GENTLE = ["delete_line", "duplicate_line", "swap_adjacent_lines", "replace_int", "replace_name", "operator",
-          "deep_expression", "deep_blocks", "tabs"]
+    def binary(self, max_size, label=""):
+        return self.draw(st.binary(max_size=max_size), label=label)
 
 
 @st.composite
@@ -533,7 +273,7 @@ def mutated_game(draw, mutators=tuple(MUTATORS), max_mutations=5):
     text = draw(st.sampled_from(game_texts()), label="game")
     for name in draw(st.lists(st.sampled_from(sorted(mutators)), min_size=1, max_size=max_mutations),
                      label="mutations"):
-        text = MUTATORS[name](draw, text)[:MAX_TEXT]
+        text = MUTATORS[name](HypothesisChooser(draw), text)[:MAX_TEXT]
     return text
 
 
