@@ -9,7 +9,15 @@
     state.returns()
 """
 
-from .game import Game, load
 from .runtime import CHANCE, TERMINAL, IllegalAction, RuleError, State
 
 __all__ = ["load", "Game", "State", "CHANCE", "TERMINAL", "RuleError", "IllegalAction"]
+
+
+def __getattr__(name):
+    # load and Game bring in the parser and the compiler: imported on first
+    # use, so that ``rulerun --help`` and the runtime alone start quickly
+    if name in ("load", "Game"):
+        from . import game
+        return getattr(game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -40,16 +40,11 @@ from rich.text import Text
 
 from .play_grid import enum_style, grid_widths, value_text as _value, zone_renderable
 from .record import record_lines
-from .runtime import IllegalAction, RuleError
+from .runtime import DeadState, IllegalAction, RuleError
 
 HIDDEN_CARD = "a hidden card"
 SECRET = "chose in secret"
 COMMANDS = {"help": "help", "?": "help", "show": "show", "log": "log", "quit": "quit", "exit": "quit"}
-
-
-class DeadState(Exception):
-    """The game is not over but the seat to move has no legal action:
-    ``args == (actions played, seat)``."""
 
 
 # ---------------------------------------------------------------- static declarations

@@ -56,6 +56,11 @@ MAX_WORK = 10_000_000
 M64 = (1 << 64) - 1
 
 
+class DeadState(Exception):
+    """The game is not over but the seat to move has no legal action:
+    ``args == (actions played, seat)``."""
+
+
 class RuleError(Exception):
     """A rule that cannot be carried out in this state (an empty pile to draw
     from, an index past the end, ...).  ``span`` points into the rules file."""

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import click
 
-import rulelang
-
-from ..compiler import ParamError, compile_game
 from ..runtime import RuleError
-from ..static import check_machine
 from .common import _load_game, _num_players, _plural, _print_diagnostics, _value_text
 from .group import RULES_FILE, _Failure, _usage_error, cli
 
@@ -28,6 +24,10 @@ def check_cmd(file):
     Example:
       rulerun check games/emu_ranchers.rules
     """
+    import rulelang
+
+    from ..compiler import ParamError, compile_game
+    from ..static import check_machine
     try:
         checked, diags, text = rulelang.check_file(file)
     except OSError as e:
@@ -67,6 +67,7 @@ def params_cmd(file, players):
       rulerun params games/emu_ranchers.rules
       rulerun params games/desplumados.rules --players 5
     """
+    from ..compiler import ParamError
     game = _load_game(file, {})
     if players is not None:
         _num_players(game, players)  # a count the game allows, or a usage error

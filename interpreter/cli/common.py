@@ -10,14 +10,16 @@ import sys
 
 import click
 
-from rulelang.diagnostics import RulesError, render_diagnostics
+from typing import TYPE_CHECKING
 
-from ..agents import RandomAgent
-from ..compiler import ParamError
-from ..game import Game, load
-from ..play import DeadState
-from ..runtime import RuleError
+from ..runtime import DeadState, RuleError
 from .group import DEFAULT_MAX_ACTIONS, _Failure, _TooLong, _usage_error
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+# The parser, the compiler and rich are imported where a command needs them,
+# not here: ``rulerun --help`` and a mistyped option answer at once.
 
 
 def _print_diagnostics(diags, text) -> None:
@@ -25,12 +27,17 @@ def _print_diagnostics(diags, text) -> None:
     :data:`~rulelang.diagnostics.MAX_SHOWN_DIAGNOSTICS`, then "... and N more
     errors"; a long source line cut around its caret."""
     if diags:
+        from rulelang.diagnostics import render_diagnostics
         click.echo(render_diagnostics(diags, text), err=True)
 
 
 def _load_game(path: str, params: dict) -> Game:
     """Load and compile with ``params``, turning every failure into a
     :class:`_Failure` (bad rules files print their diagnostics first)."""
+    from rulelang.diagnostics import RulesError
+
+    from ..compiler import ParamError
+    from ..game import load
     try:
         if "path" in params or "explicit_chance" in params:
             # these names would collide with load()'s own arguments
@@ -68,6 +75,7 @@ def _num_players(game: Game, players: int | None) -> int:
 
 
 def _new_state(game: Game, seed: int, players: int, path: str):
+    from ..compiler import ParamError
     try:
         return game.new_state(seed, players)
     except ParamError as e:  # a value out of its range for this player count
@@ -85,6 +93,7 @@ def _seed(seed: int | None) -> int:
 def make_agents(game_seed: int, players: int) -> list:
     """One bot per seat, each with its own RNG seeded from the game seed and
     the seat, so a game replays exactly from its seed."""
+    from ..agents import RandomAgent
     return [RandomAgent(f"{game_seed}:{seat}") for seat in range(players)]
 
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import click
 
-from ..play import DeadState, Session
-from ..runtime import RuleError
+from ..runtime import DeadState, RuleError
 from .common import (_dead_state_failure, _record_lines, _load_game, _new_state, _num_players, _params_text,
                      _play_reported, _plural, _rule_failure, _seats, _seed, make_agents)
 from .group import RULES_FILE, _usage_error, cli, game_options, max_actions_option
@@ -118,6 +117,7 @@ def play_cmd(file, players, seed, params, humans):
                + (f"  seed: {seed}" if given else ""))
     click.echo(f"params: {_params_text(game.params_for(n))}")
     click.echo("Type help at the prompt for how to answer.")
+    from ..play import Session
     session = Session(state, human, make_agents(seed, n), title=game.title, seed=seed)
     try:
         return session.run()

@@ -7,8 +7,7 @@ import time
 
 import click
 
-from ..play import DeadState
-from ..runtime import RuleError
+from ..runtime import DeadState, RuleError
 from .common import (_dead_state_failure, _game_record, _load_game, _new_state, _num_players, _params_text,
                      _plural, _rule_failure, _seed, make_agents, play)
 from .group import RULES_FILE, _Failure, _TooLong, cli, game_options, max_actions_option

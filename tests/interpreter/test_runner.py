@@ -194,12 +194,12 @@ def test_rule_error_at_play_time(tmp_path):
 
 
 def test_keyboard_interrupt_exits_130(monkeypatch):
-    import interpreter.cli.common as common  # where the commands load games
+    import interpreter.game as game  # where the commands load games from (imported when needed)
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(common, "load", interrupted)
+    monkeypatch.setattr(game, "load", interrupted)
     r = invoke(EMU, "--seed", "1")
     assert r.exit_code == 130
     assert "rulerun: interrupted" in r.stderr
@@ -280,3 +280,17 @@ def test_real_subprocess():
     assert bad.returncode == 2
     assert bad.stderr.startswith("rulerun: error: unknown parameter") and "Traceback" not in bad.stderr
     assert bad.stdout == ""
+
+
+def test_help_does_not_load_the_parser():
+    """``rulerun --help`` answers without importing the parser, the compiler or rich
+    (lazy imports keep it quick)."""
+    import subprocess
+    import sys
+    code = ("import sys; from interpreter.runner import cli\n"
+            "try:\n    cli.main(args=['--help'], prog_name='rulerun')\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in ('lark', 'rulelang.parser', 'interpreter.compiler', 'rich') if m in sys.modules]\n"
+            "print('HEAVY', heavy)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "Check, play and simulate" in out
+    assert "HEAVY []" in out
