@@ -43,6 +43,11 @@ class ActionCompiler:
         lets = []
         inlines = {}  # id(call) -> [(function parameter slot, argument)]
         self.called = {}
+        # inner parameters whose values do not depend on the outer ones: a value computed from one of
+        # them alone is kept per value, for the whole search (neighbours of a cell, tried with each card)
+        self.memo_slots = {slot: i for i, ((slot, _, _), p) in enumerate(zip(params, a.params))
+                           if i > 0 and p.high is None and not p.subsets
+                           and self.free_level(p.domain, level_of_slot) == 0}
         for item in pre:
             for x in walk(item.cond if isinstance(item, A.Require) else item.expr):
                 if isinstance(x, A.Call) and g.res.get(id(x), ("",))[0] == "func":
@@ -88,6 +93,10 @@ class ActionCompiler:
             lv = self.free_level(e, level_of_slot)
             cheap = isinstance(e, A.Call) and e.func in CHEAP_BUILTINS \
                 and g.res.get(id(e), ("",))[0] == "builtin"
+            reads = slots_read(g, e) if lv is not None and not cheap else ()
+            if len(reads) == 1 and next(iter(reads)) in self.memo_slots:
+                levels[0].append(("memo", next(iter(reads)), e))
+                return
             if lv is not None and lv < level and not cheap:
                 levels[lv].append(("hoist", None, e))
                 return

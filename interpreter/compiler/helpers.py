@@ -307,6 +307,11 @@ def open_cells(st, inst) -> list:
     cards = st.Z[inst]
     if not cards:
         return [ORIGIN_CELL]
+    cache = st.m.domain_cache  # during one choice's search nothing moves: several actions share it
+    if cache is not None:
+        hit = cache.get(("open", inst))
+        if hit is not None:
+            return hit
     P = st.P
     taken = {P[c] for c in cards}
     xs = [x // CELL_ROW for x in taken]
@@ -323,7 +328,10 @@ def open_cells(st, inst) -> list:
             bh = max(y1, ny) - min(y0, ny) + 1
             if (bw <= w and bh <= h) or (either and bw <= h and bh <= w):
                 out.add(n)
-    return sorted(out)
+    out = sorted(out)
+    if cache is not None:
+        cache[("open", inst)] = out
+    return out
 
 
 def neighbours(st, inst, cell) -> list:

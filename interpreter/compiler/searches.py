@@ -50,6 +50,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     action_ref = ns.ref(action, "_n")
     if params and not asks:
         lines.append("    _left = st.m.search_left")
+    params_index = {slot: i for i, (slot, _, _, _) in enumerate(params)}
     hoisted = {}  # (level, source) -> local: the same value hoisted twice is computed once
     for pairs in inlines.values():
         for slot, arg in pairs:
@@ -65,6 +66,21 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 local = f"x{int(slot)}"
                 lines.append(f"{pad}{local} = {expr(node, ctx)}")
                 ctx[slot] = local
+            elif kind == "memo":  # a value of one inner parameter alone: kept per value of it, when first needed
+                var = f"v{params_index[slot]}"
+                saved = ctx.get(slot)
+                ctx[slot] = var
+                src = expr(node, ctx)
+                if saved is None:
+                    del ctx[slot]
+                else:
+                    ctx[slot] = saved
+                local = hoisted.get(("memo", src))
+                if local is None:
+                    local = ns.fresh("m")
+                    hoisted[("memo", src)] = local
+                    lines.append(f"{pad}{local} = dict()")
+                ctx["nodes"][id(node)] = f"({local}[{var}] if {var} in {local} else {local}.setdefault({var}, {src}))"
             else:  # hoist: computed at most once per value of this level, when first needed
                 src = expr(node, ctx)
                 local = hoisted.get((indent, src))

@@ -172,3 +172,44 @@ def test_every_expression_is_generated_source(tmp_path):
     while not state.is_terminal:
         state.apply(state.legal_actions()[0])
     assert state.returns()
+
+
+MEMO = '''
+game "memo"
+players 3
+card attributes: n: int
+cards:
+  "one" 1
+  "two" 2
+  "three" 3
+  "four" 4
+zone deck: pile, public
+zone hand: pile, per player, public
+action give(c in hand(me), p in players) "give {c} to {p}":
+  require c.n + sum(x.n for x in hand(p)) <= 5
+  move c to hand(p)
+play:
+  deal 1 from deck to hand(0)
+  deal 1 from deck to hand(1)
+  deal 2 from deck to hand(2)
+  turn 2:
+    choose give
+  end game
+outcome(p):
+  score size(hand(p))
+'''
+
+
+def test_a_value_of_an_inner_parameter_alone_is_computed_once_per_value(tmp_path):
+    """``sum(... hand(p))`` depends on the inner parameter p only: the search keeps it per player
+    instead of computing it again for every card, and the legal actions are those the rule says."""
+    path = tmp_path / "memo.rules"
+    path.write_text(MEMO)
+    game = load(path)
+    assert "setdefault" in game.generated_source()
+    st = game.new_state(1, 3)
+    # dealt from the top: player 1 holds "four", player 2 "three", player 3 "two" and "one";
+    # c + what p holds <= 5 leaves out only two to player 1 (2 + 4)
+    texts = sorted(st.action_text(a) for a in st.legal_actions())
+    assert texts == sorted(f"give {c} to player {p}" for c in ("one", "two") for p in (1, 2, 3)
+                           if (c, p) != ("two", 1)), texts
