@@ -107,11 +107,11 @@ def test_defaults_that_read_the_player_count_follow_the_count_played(tmp_path):
 
 
 def test_an_internal_error_is_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
-    from interpreter.cli import common
+    from interpreter import game
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("boom")
-    monkeypatch.setattr(common, "load", broken)
+    monkeypatch.setattr(game, "load", broken)
     monkeypatch.delenv("RULERUN_DEBUG", raising=False)
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["params", write(tmp_path, BY_PLAYERS)], prog_name="rulerun")
