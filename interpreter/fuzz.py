@@ -120,19 +120,20 @@ class _Found(Exception):
 # ---------------------------------------------------------------- playing one game
 def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
               on_action=None, check_cycles=True):
-    """Play one game; ``choose(step, n_legal) -> index``.  Returns the list
-    of action texts.  Raises :class:`_Found` at the first finding whose kind
+    """Play one game; ``choose(step, n_legal) -> index``.  Returns the
+    actions played (their texts are written only when asked for: see
+    :func:`_action_texts`) and the state.  Raises :class:`_Found` at the first finding whose kind
     is not in ``skip``."""
-    texts = []
+    actions = []
     try:
         state = game.new_state(seed, players)
     except RuleError as err:
         if "rule_error" in skip:
-            return texts, None
+            return actions, None
         raise _Found("rule_error", err.message, _where(err.span)) from None
     except InvariantBroken as err:
         if "invariant" in skip:
-            return texts, None
+            return actions, None
         raise _Found("invariant", err.message, _where(err.span)) from None
     seen = {}
     step = 0
@@ -147,7 +148,7 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 message, span = _results_error(state)
                 if message is not None:
                     raise _Found("rule_error", message, _where(span))
-            return texts, state
+            return actions, state
         if check_cycles and "cycle" not in skip and step < MAX_REMEMBERED:
             key = state.key()
             first = seen.get(key)
@@ -157,34 +158,40 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
             seen[key] = step
         if step >= max_actions:
             if "endless" in skip:
-                return texts, state
+                return actions, state
             raise _Found("endless", f"the game did not end within {max_actions} actions")
         try:
             legal = state.legal_actions()
         except RuleError as err:
             if "rule_error" in skip:
-                return texts, state
+                return actions, state
             raise _Found("rule_error", err.message, _where(err.span)) from None
         if not legal:
             if "dead_state" in skip:
-                return texts, state
+                return actions, state
             who = f"player {state.current_player + 1}"
             raise _Found("dead_state", f"{who} is to move but has no legal action", _where(_site_span(state)))
         a = legal[choose(step, len(legal))]
-        texts.append(state.action_text(a))
+        actions.append(a)
         if on_action is not None:
             on_action(state, a)
         try:
             state.apply(a)
         except RuleError as err:
             if "rule_error" in skip:
-                return texts, state
+                return actions, state
             raise _Found("rule_error", err.message, _where(err.span)) from None
         except InvariantBroken as err:  # between two steps of the flow
             if "invariant" in skip:
-                return texts, state
+                return actions, state
             raise _Found("invariant", err.message, _where(err.span)) from None
         step += 1
+
+
+def _action_texts(state, actions) -> list:
+    """The texts of actions played in ``state``'s game (an action's text
+    depends only on the rules, not on the position)."""
+    return [state.action_text(a) for a in actions]
 
 
 def _results_error(state):
@@ -342,7 +349,7 @@ class _Fuzzer:
                 self.progress(self.played_games, self.played_actions)
             chosen = []
             try:
-                texts, final = play_game(game, players, game_seed, _Recorder(choose, chosen), self.max_actions,
+                actions, final = play_game(game, players, game_seed, _Recorder(choose, chosen), self.max_actions,
                                          skip, self.record, self.check_cycles)
             except _Found as found:
                 last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
@@ -359,7 +366,7 @@ class _Fuzzer:
                 self.note_achievements(final)
             if "nondeterminism" not in skip and self.played_games % 5 == 1 and final is not None \
                     and final.is_terminal:
-                again, index = replay(game, players, game_seed, texts)
+                again, index = replay(game, players, game_seed, _action_texts(final, actions))
                 if index is not None or again.key() != final.key() or _results(again) != _results(final):
                     found = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
                     last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
@@ -382,7 +389,7 @@ class _Fuzzer:
             def choose(step, n):
                 return cs[step] % n if step < len(cs) else 0
             try:
-                texts, _ = play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles)
+                play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles)
             except _Found as f:
                 if f.kind == kind:
                     return f

@@ -6,6 +6,9 @@ Nothing here knows the rules language's syntax.
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import contains
+
 from .runtime import (CHANCE, DECIDE, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH, MAX_VALUE, MAX_WORK,
                       RANDOM, IllegalAction, RuleError, State,
                       _mix, rng_below)
@@ -303,14 +306,22 @@ class Machine(MachineViews):
     def state_key(self, st) -> tuple:
         """Everything that decides the game from here on, save the random
         generator and who knows what: equal keys = the same position."""
-        stacks, grids = self.stack_instances, self.grid_instances
-        P = st.P
-        Z = tuple(tuple(tuple(s) for s in z) if i in stacks else
-                  tuple((c, P[c]) for c in z) if i in grids else tuple(z) for i, z in enumerate(st.Z))
+        Z = list(map(tuple, st.Z))
+        for i in self.stack_instances:
+            Z[i] = tuple(map(tuple, st.Z[i]))
+        if self.grid_instances:
+            P = st.P
+            for i in self.grid_instances:
+                Z[i] = tuple((c, P[c]) for c in st.Z[i])
+        V = tuple(st.V)
+        if list in map(type, V):  # a list value: as a tuple (most games hold none)
+            V = tuple(tuple(v) if isinstance(v, list) else v for v in V)
         L = st.L
-        return (Z, tuple(tuple(v) if isinstance(v, list) else v for v in st.V), tuple(st.C),
-                tuple(tuple(v) if isinstance(v, list) else v for v in (L[s] for s in self.flow_slots)),
-                st.pc, st.me, st.chance_n, st.done, tuple(st.F) if self.face_down else ())
+        F = tuple(L[s] for s in self.flow_slots)
+        if list in map(type, F):
+            F = tuple(tuple(v) if isinstance(v, list) else v for v in F)
+        return (tuple(Z), V, tuple(st.C), F, st.pc, st.me, st.chance_n, st.done,
+                tuple(st.F) if self.face_down else ())
 
     def assert_invariants(self, st) -> None:
         """Raise :class:`InvariantBroken` if an ``always invariant`` or a
@@ -356,6 +367,42 @@ class Machine(MachineViews):
         out += self.broken_capacities(st)
         if declared_only:
             return out
+        if not self.cards_in_place(st):
+            out += self.misplaced_cards(st)
+        try:
+            scores = self.scores(st)
+        except RuleError as err:
+            out.append((err.message, err.span))
+        else:
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+                out.append((f"scores are not whole numbers: {scores}", None))
+        return out
+
+    def cards_in_place(self, st) -> bool:
+        """Is every card in play in exactly one place, the one the engine
+        records for it?  (The quick test of every step of the fuzzer;
+        :meth:`misplaced_cards` says what is wrong.)"""
+        loc, stacks = st.loc, self.stack_instances
+        if not stacks:  # each card lies in the place the engine records, and only once: all at C speed
+            Z = st.Z
+            cards = list(chain.from_iterable(Z))
+            return (len(cards) == len(st.inplay) == len(set(cards))
+                    and all(map(contains, map(Z.__getitem__, map(loc.__getitem__, cards)), cards)))
+        total = 0
+        cards = []
+        for inst, z in enumerate(st.Z):
+            if not z:
+                continue
+            if inst in stacks:
+                z = [x for s in z for x in s]
+            if not all(map(inst.__eq__, map(loc.__getitem__, z))):
+                return False
+            total += len(z)
+            cards += z
+        return total == len(st.inplay) == len(set(cards))
+
+    def misplaced_cards(self, st) -> list:
+        out = []
         seen = {}
         stacks = self.stack_instances
         for inst, z in enumerate(st.Z):
@@ -368,13 +415,6 @@ class Machine(MachineViews):
         if len(seen) != len(st.inplay):
             missing = [self.card_names[c] for c in st.inplay if c not in seen]
             out.append((f"cards lost: {', '.join(missing[:5])}", None))
-        try:
-            scores = self.scores(st)
-        except RuleError as err:
-            out.append((err.message, err.span))
-        else:
-            if not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
-                out.append((f"scores are not whole numbers: {scores}", None))
         return out
 
     # ------------------------------------------------------------ scenarios
