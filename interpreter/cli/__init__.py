@@ -59,4 +59,23 @@ __all__ = ["cli", "main", "make_agents", "play", "DefaultCommandGroup", "PROG", 
 
 def main(argv=None):
     """The ``rulerun`` console script."""
+    _lark_without_regex()
     cli.main(args=argv, prog_name=PROG)
+
+
+def _lark_without_regex():
+    """Import Lark without the optional ``regex`` module (a fifth of a
+    ``rulerun check``'s import time).  Lark reaches for it only to build a
+    grammar with Unicode categories, which ours has none of; the module is
+    hidden for the one import and is importable again afterwards.  Done
+    only here, in the console script's own process: a program that imports
+    rulelang as a library keeps Lark exactly as it finds it."""
+    import sys
+
+    if "lark" in sys.modules or "regex" in sys.modules:
+        return
+    sys.modules["regex"] = None
+    try:
+        import lark.utils  # noqa: F401
+    finally:
+        del sys.modules["regex"]
