@@ -461,7 +461,7 @@ def m_can(ch, text):
     """``require can(a)`` or ``if can(a):`` added to an action (the same action, often)."""
     actions = re.findall(r"^action\s+(\w+)", text, re.M)
     lines = _lines(text)
-    heads = [i for i, line in enumerate(lines) if line.startswith("action ")]
+    heads = [i for i, line in enumerate(lines) if re.match(r"action\s+\w", line)]
     if not actions or not heads:
         return text
     i = heads[_index(ch, heads, "action")]

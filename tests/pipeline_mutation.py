@@ -181,7 +181,8 @@ class _Run:
         self.cell = phase_cell
         self.phase = ""
         self.path = None
-        self.nlines = max(1, len(text.split("\n")))
+        # the file is read in text mode, where "\r\n" and a lone "\r" end a line too
+        self.nlines = max(1, len(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")))
         self.games = []  # each game's outcome
         self.stop_at = time.process_time() + budget.soft_s
 
