@@ -317,7 +317,7 @@ class Machine(MachineViews):
         if list in map(type, V):  # a list value: as a tuple (most games hold none)
             V = tuple(tuple(v) if isinstance(v, list) else v for v in V)
         L = st.L
-        F = tuple(L[s] for s in self.flow_slots)
+        F = tuple(map(L.__getitem__, self.flow_slots))
         if list in map(type, F):
             F = tuple(tuple(v) if isinstance(v, list) else v for v in F)
         return (tuple(Z), V, tuple(st.C), F, st.pc, st.me, st.chance_n, st.done,
@@ -374,7 +374,7 @@ class Machine(MachineViews):
         except RuleError as err:
             out.append((err.message, err.span))
         else:
-            if not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+            if set(map(type, scores)) != {int}:  # whole numbers, not bools (nor int subclasses)
                 out.append((f"scores are not whole numbers: {scores}", None))
         return out
 
