@@ -55,8 +55,10 @@ from .runtime import IllegalAction, RuleError
 # Positions of one game remembered to find a repeated one: memory stays bounded
 # whatever --max-actions is; a longer game is still checked for every other kind.
 MAX_REMEMBERED = 100_000
-# The engine's own checks of a position (see play_game) run every so many steps.
+# The engine's own checks of a position (see play_game) run every so many
+# steps, the scores at these steps.
 CHECK_EVERY = 4
+SCORE_STEPS = frozenset(4 ** k for k in range(1, 12)) | {0}
 
 KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash")
 # After the prefix, the rest of a game is played by one of these policies:
@@ -142,11 +144,13 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     while True:
         if "invariant" not in skip:
             # The declared invariants and the capacities are checked after
-            # every step; the engine's own checks (every card in one place,
-            # the scores computable and whole) every CHECK_EVERY steps and
-            # at the end, which is where most of their cost went.
-            broken = state.m.broken_invariants(state, declared_only=bool(step % CHECK_EVERY)
-                                               and not state.is_terminal)
+            # every step; every card in one place every CHECK_EVERY steps and
+            # at the end; the scores (computable, whole numbers) at the end
+            # and after steps 0, 4, 16, 64, ... (a game's score can cost as
+            # much as a dozen steps: Hens's largest groups).
+            end = state.is_terminal
+            broken = state.m.broken_invariants(state, declared_only=bool(step % CHECK_EVERY) and not end,
+                                               scores=end or step in SCORE_STEPS)
             if broken:
                 message, span = broken[0]
                 raise _Found("invariant", message, _where(span))
@@ -205,8 +209,7 @@ def _results_error(state):
     """(message, span) of a rule error met computing a finished game's
     results (a score that cannot be computed), or (None, None)."""
     try:
-        state.returns()
-        state.winners()
+        state.m.results(state)
     except RuleError as err:
         return err.message, err.span
     return None, None
@@ -214,8 +217,10 @@ def _results_error(state):
 
 def _results(state):
     """A finished game's results, or the rule error computing them, to compare two runs."""
-    message, _ = _results_error(state)
-    return message if message is not None else state.returns()
+    try:
+        return state.m.results(state)
+    except RuleError as err:
+        return err.message
 
 
 def _where(span):

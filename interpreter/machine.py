@@ -350,10 +350,11 @@ class Machine(MachineViews):
                     out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
         return out
 
-    def broken_invariants(self, st, declared_only=False) -> list:
+    def broken_invariants(self, st, declared_only=False, scores=True) -> list:
         """[(message, span)] for every invariant that does not hold: the
-        declared ones, each zone's capacity, every card in exactly one place,
-        whole-number scores."""
+        declared ones, each zone's capacity, and unless ``declared_only``
+        every card in exactly one place and (if ``scores``) whole-number
+        scores that can be computed."""
         self.work_left = MAX_WORK
         out = []
         for f, message, span in self.invariants:
@@ -369,6 +370,8 @@ class Machine(MachineViews):
             return out
         if not self.cards_in_place(st):
             out += self.misplaced_cards(st)
+        if not scores:
+            return out
         try:
             scores = self.scores(st)
         except RuleError as err:
@@ -453,7 +456,14 @@ class Machine(MachineViews):
                                 self.outcome_span)
         return out
 
-    def winners(self, st) -> list:
+    def results(self, st) -> tuple:
+        """(scores, winners), each score computed once."""
+        scores = self.scores(st)
+        return scores, self.winners(st, scores)
+
+    def winners(self, st, scores=None) -> list:
+        """The winners; ``scores``, if given, are this state's scores
+        (:meth:`scores`), not computed again."""
         self.work_left = MAX_WORK
         named = st.V[self.winners_index]
         if named is not None:  # "end game with winners ..."
@@ -471,7 +481,7 @@ class Machine(MachineViews):
         try:
             for p in range(st.n):
                 st.L[slot] = p
-                key = [self.score_fn(st)]
+                key = [self.score_fn(st) if scores is None else scores[p]]
                 for sign, f in self.tiebreaks:
                     key.append(sign * f(st))
                 keys.append(tuple(key))

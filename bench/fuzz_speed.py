@@ -1,0 +1,80 @@
+"""The fuzzer's speed against plain random playouts, side by side in one process.
+
+For each game in games/ and each player count, this alternates two runs and
+reports the median actions per second of each and their ratio:
+
+  simulate   random games as ``rulerun simulate`` plays them (no checks)
+  fuzz       ``interpreter.fuzz.fuzz`` with its default checks on (position
+             hashing, invariants, determinism replays, Hypothesis's search)
+
+Both count from the first game, not the loading.  A benchmark, never a
+test: the machine's noise decides the last digit.
+
+    python3 bench/fuzz_speed.py                   # every game, 100 fuzz examples
+    python3 bench/fuzz_speed.py --games fox_in_the_henhouse --examples 50 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter import load  # noqa: E402
+from interpreter.cli import make_agents, play  # noqa: E402
+from interpreter.fuzz import fuzz  # noqa: E402
+
+GAMES = ("emu_ranchers", "fox_in_the_henhouse", "desplumados", "hens")
+MAX_ACTIONS = 5000
+
+
+def simulate_speed(game, players: int, games: int, seed: int) -> float:
+    actions = 0
+    start = time.perf_counter()
+    for i in range(games):
+        state = game.new_state(seed + i, players)
+        try:
+            actions += play(state, make_agents(seed + i, players), MAX_ACTIONS)
+        except Exception:  # noqa: BLE001 - a capped or failed game still counts its actions
+            actions += len(state.history)
+    return actions / (time.perf_counter() - start)
+
+
+def fuzz_speed(path: Path, players: int, examples: int, seed: int) -> tuple:
+    report = fuzz(path, players=players, examples=examples, seed=seed, max_actions=MAX_ACTIONS)
+    return report.actions_per_s, [f.kind for f in report.findings]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", nargs="*", default=list(GAMES), help="game names in games/ (default: all four)")
+    ap.add_argument("--examples", type=int, default=100, help="fuzz examples per run")
+    ap.add_argument("--sim-games", type=int, default=100, help="random games per simulate run")
+    ap.add_argument("--repeat", type=int, default=3, help="alternating repeats (the median is shown)")
+    ap.add_argument("--players", type=int, nargs="*", help="player counts (default: every count of each game)")
+    args = ap.parse_args(argv)
+    print(f"{'game':22} {'players':>7} {'simulate/s':>11} {'fuzz/s':>9} {'ratio':>6}  findings")
+    for name in args.games:
+        path = ROOT / "games" / f"{name}.rules"
+        game = load(path)
+        counts = args.players or range(game.min_players, game.max_players + 1)
+        for n in counts:
+            sims, fuzzes, kinds = [], [], set()
+            for r in range(args.repeat):
+                sims.append(simulate_speed(game, n, args.sim_games, 1000 * r))
+                speed, found = fuzz_speed(path, n, args.examples, r)
+                fuzzes.append(speed)
+                kinds.update(found)
+            s, f = statistics.median(sims), statistics.median(fuzzes)
+            print(f"{name:22} {n:>7} {s:>11.0f} {f:>9.0f} {f / s:>6.2f}  {', '.join(sorted(kinds)) or '-'}",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
