@@ -26,8 +26,12 @@ from rulelang import ast as A
 from rulelang.checker import CheckedGame, elem_type
 
 from ..runtime import STACK_MASK, STACK_SHIFT
+from .purity import Purity, is_scalar
 from .source import Namespace, lit
 from .tree import walk
+
+# Values kept per pure user function (see .purity): the table starts over when full.
+MEMO_SIZE = 50_000
 
 NOT_CONST = object()  # what Expressions.constant gives for an expression that reads the state
 
@@ -73,6 +77,7 @@ class Expressions:
         self.action_defs = {} if action_defs is None else action_defs
         self.ns = ns if ns is not None else Namespace()
         self.fn_names = {}  # user function name -> generated name
+        self.purity = None  # a Purity, made when first asked
 
     def t(self, e) -> str:
         return self.g.types.get(id(e), "error")
@@ -392,11 +397,51 @@ class Expressions:
             if t == "stack":  # a stack's cards, looked up once
                 lines.append(f"    {p}_cards = st.Z[{p} >> {STACK_SHIFT}][{p} & {STACK_MASK}]")
                 ctx[("cards", s)] = f"{p}_cards"
+        body = []
         for let in f.lets:
             slot = self.g.res[id(let)]
             local = f"l{int(slot)}"
-            lines.append(f"    {local} = {self.expr(let.expr, ctx)}")
+            body.append(f"{local} = {self.expr(let.expr, ctx)}")
             ctx[slot] = local
-        lines.append(f"    return {self.expr(f.body, ctx)}")
+        value = self.expr(f.body, ctx)
+        if params and self.memoisable(name):
+            # a pure function: its values kept by arguments, a stack by its cards (see .purity)
+            memo, miss = self.ns.ref({}, "_memo"), self.ns.ref(object(), "_miss")
+            key = ", ".join(self.memo_key(name, params, ptypes))
+            lines.append(f"    k = ({key},)")
+            lines.append(f"    v = {memo}.get(k, {miss})")
+            lines.append(f"    if v is {miss}:")
+            lines += [f"        {x}" for x in body]
+            lines.append(f"        v = {value}")
+            lines.append(f"        if len({memo}) >= {MEMO_SIZE}:")
+            lines.append(f"            {memo}.clear()")
+            lines.append(f"        {memo}[k] = v")
+            lines.append("    return v")
+        else:
+            lines += [f"    {x}" for x in body]
+            lines.append(f"    return {value}")
         self.ns.define("\n".join(lines) + "\n", gen)
         return gen
+
+    def memo_key(self, name, params, ptypes) -> list:
+        """Sources of what a pure function's value depends on: its arguments,
+        a stack by its cards, and the card variables it reads of those cards."""
+        bases = [int(self.layout.cvar_base[v]) for v in sorted(self.purity.card_vars[name])]
+        key = []
+        for p, t in zip(params, ptypes):
+            if t == "stack":
+                key.append(f"tuple({p}_cards)")
+                key += [f"tuple(map(st.C.__getitem__, {p}_cards))" if b == 0 else
+                        f"tuple(map(st.C.__getitem__, map({b}.__add__, {p}_cards)))" for b in bases]
+            else:
+                key.append(p)
+                if t == "card":
+                    key += [f"st.C[{p}]" if b == 0 else f"st.C[{b} + {p}]" for b in bases]
+        return key
+
+    def memoisable(self, name: str) -> bool:
+        """Is user function ``name`` pure, with scalar arguments and value?"""
+        if self.purity is None:
+            self.purity = Purity(self.g)
+        return (all(is_scalar(t) for _, t in self.g.func_slots[name][0])
+                and is_scalar(self.t(self.g.functions[name].body)) and self.purity.pure(name))
