@@ -47,18 +47,10 @@ from pathlib import Path
 
 import attrs
 
+from .fuzz_game import _action_texts, _Found, _results, _where, play_game, replay
 from .game import Game, load
-from .machine import InvariantBroken
 from .record import game_record
-from .runtime import IllegalAction, RuleError
-
-# Positions of one game remembered to find a repeated one: memory stays bounded
-# whatever --max-actions is; a longer game is still checked for every other kind.
-MAX_REMEMBERED = 100_000
-# The engine's own checks of a position (see play_game) run every so many
-# steps, the scores at these steps.
-CHECK_EVERY = 4
-SCORE_STEPS = frozenset(4 ** k for k in range(1, 12)) | {0}
+from .runtime import RuleError
 
 KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash")
 # After the prefix, the rest of a game is played by one of these policies:
@@ -110,144 +102,6 @@ class Report:
                 "seconds": round(self.seconds, 3), "actions_per_s": round(self.actions_per_s, 1),
                 "findings": [f.to_dict() for f in self.findings], "coverage": self.coverage,
                 "unused": self.unused}
-
-
-class _Found(Exception):
-    def __init__(self, kind, message, where=None, loop_from=None):
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.where = where
-        self.loop_from = loop_from
-
-
-# ---------------------------------------------------------------- playing one game
-def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
-              on_action=None, check_cycles=True):
-    """Play one game; ``choose(step, n_legal) -> index``.  Returns the
-    actions played (their texts are written only when asked for: see
-    :func:`_action_texts`) and the state.  Raises :class:`_Found` at the first finding whose kind
-    is not in ``skip``."""
-    actions = []
-    try:
-        state = game.new_state(seed, players)
-    except RuleError as err:
-        if "rule_error" in skip:
-            return actions, None
-        raise _Found("rule_error", err.message, _where(err.span)) from None
-    except InvariantBroken as err:
-        if "invariant" in skip:
-            return actions, None
-        raise _Found("invariant", err.message, _where(err.span)) from None
-    seen = {}
-    step = 0
-    while True:
-        if "invariant" not in skip:
-            # The declared invariants and the capacities are checked after
-            # every step; every card in one place every CHECK_EVERY steps and
-            # at the end; the scores (computable, whole numbers) at the end
-            # and after steps 0, 4, 16, 64, ... (a game's score can cost as
-            # much as a dozen steps: Hens's largest groups).
-            end = state.is_terminal
-            broken = state.m.broken_invariants(state, declared_only=bool(step % CHECK_EVERY) and not end,
-                                               scores=end or step in SCORE_STEPS)
-            if broken:
-                message, span = broken[0]
-                raise _Found("invariant", message, _where(span))
-        if state.is_terminal:
-            if "rule_error" not in skip:
-                message, span = _results_error(state)
-                if message is not None:
-                    raise _Found("rule_error", message, _where(span))
-            return actions, state
-        if check_cycles and "cycle" not in skip and step < MAX_REMEMBERED:
-            key = state.key()
-            first = seen.get(key)
-            if first is not None:
-                raise _Found("cycle", f"the position after action {first} came back after action {step}: "
-                             "the players can repeat these moves forever", loop_from=first)
-            seen[key] = step
-        if step >= max_actions:
-            if "endless" in skip:
-                return actions, state
-            raise _Found("endless", f"the game did not end within {max_actions} actions")
-        try:
-            legal = state.legal_actions()
-        except RuleError as err:
-            if "rule_error" in skip:
-                return actions, state
-            raise _Found("rule_error", err.message, _where(err.span)) from None
-        if not legal:
-            if "dead_state" in skip:
-                return actions, state
-            who = f"player {state.current_player + 1}"
-            raise _Found("dead_state", f"{who} is to move but has no legal action", _where(_site_span(state)))
-        a = legal[choose(step, len(legal))]
-        actions.append(a)
-        if on_action is not None:
-            on_action(state, a)
-        try:
-            state.apply(a)
-        except RuleError as err:
-            if "rule_error" in skip:
-                return actions, state
-            raise _Found("rule_error", err.message, _where(err.span)) from None
-        except InvariantBroken as err:  # between two steps of the flow
-            if "invariant" in skip:
-                return actions, state
-            raise _Found("invariant", err.message, _where(err.span)) from None
-        step += 1
-
-
-def _action_texts(state, actions) -> list:
-    """The texts of actions played in ``state``'s game (an action's text
-    depends only on the rules, not on the position)."""
-    return [state.action_text(a) for a in actions]
-
-
-def _results_error(state):
-    """(message, span) of a rule error met computing a finished game's
-    results (a score that cannot be computed), or (None, None)."""
-    try:
-        state.m.results(state)
-    except RuleError as err:
-        return err.message, err.span
-    return None, None
-
-
-def _results(state):
-    """A finished game's results, or the rule error computing them, to compare two runs."""
-    try:
-        return state.m.results(state)
-    except RuleError as err:
-        return err.message
-
-
-def _where(span):
-    return str(span) if span is not None and getattr(span, "line", 0) else None
-
-
-def _site_span(state):
-    try:
-        return state.m.code[state.pc][3]
-    except (IndexError, AttributeError):  # pragma: no cover
-        return None
-
-
-def replay(game: Game, players: int, seed: int, actions) -> tuple:
-    """Replay actions from a seed, each given by its text or as the action
-    itself; returns (state, index of the first action that is not legal or
-    None)."""
-    state = game.new_state(seed, players)
-    for i, action in enumerate(actions):
-        try:
-            if isinstance(action, str):
-                state.apply_text(action)
-            else:
-                state.apply(action)
-        except (IllegalAction, RuleError, InvariantBroken):
-            return state, i
-    return state, None
 
 
 # ---------------------------------------------------------------- the search

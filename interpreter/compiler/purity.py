@@ -13,8 +13,8 @@ the same result, wherever they lie.
 
 The expression compiler keeps the values of a pure function with scalar
 arguments and result in a table keyed by its arguments (a stack by its
-cards), for the whole game and every clone of it: Emu Ranchers asks whether
-the same bird is sound, or which way it runs, many times a turn.  The
+cards), for the whole game and every clone of it: a game may ask whether
+the same stack is in order, or which way it runs, many times a turn.  The
 analysis is conservative: whatever it does not know is impure.
 
 Depends on the checked AST only.

@@ -415,7 +415,7 @@ def test_the_api_refuses_a_player_that_is_not_a_seat():
 
 
 def test_the_fuzzer_remembers_a_bounded_number_of_positions(tmp_path, monkeypatch):
-    import interpreter.fuzz as fz
+    import interpreter.fuzz_game as fz
     path = rules(tmp_path, '''action wait "wait":
   pass
 play:
