@@ -189,14 +189,19 @@ class _Fuzzer:
         @settings(max_examples=self.examples, deadline=None, database=None,
                   suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
                   report_multiple_bugs=False, print_blob=False)
-        @given(data=st.data())
-        def run(data):
-            players = data.draw(st.sampled_from(self.counts), label="players")
-            varied = tuple((name, data.draw(s, label=name)) for name, s in self.vary)
-            game_seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
-            prefix = data.draw(st.binary(max_size=2 * PREFIX_STEPS), label="choices")
-            style = data.draw(st.sampled_from(POLICIES), label="policy style")
-            policy = random.Random(data.draw(st.integers(0, 2**31 - 1), label="policy"))
+        # One draw of a tuple: Hypothesis spends about half as long on it as
+        # on six draws from st.data(), and shrinks it the same way.
+        @given(inputs=st.tuples(
+            st.sampled_from(self.counts),                  # players
+            st.tuples(*(s for _, s in self.vary)),         # the varied parameters
+            st.integers(0, 2**31 - 1),                     # the game's seed
+            st.binary(max_size=2 * PREFIX_STEPS),          # the first choices
+            st.sampled_from(POLICIES),                     # then the policy
+            st.integers(0, 2**31 - 1)))                    # and its seed
+        def run(inputs):
+            players, values, game_seed, prefix, style, policy_seed = inputs
+            varied = tuple((name, v) for (name, _), v in zip(self.vary, values))
+            policy = random.Random(policy_seed)
             game = self.game(varied)
             last_pick = [0]
 
