@@ -93,6 +93,7 @@ class Machine(MachineViews):
         self.score_fn = None
         self.tiebreaks = []
         self.nobody_wins = None  # "nobody wins if COND": a function of the state, or None
+        self.frozen_memo = {}  # what the results' functions keep while the state is still (see scores)
         self.outcome_slot = 0
         self.outcome_span = None
         self.explicit_chance = False
@@ -442,6 +443,7 @@ class Machine(MachineViews):
     # ------------------------------------------------------------ outcome
     def scores(self, st) -> list:
         self.work_left = MAX_WORK
+        self.frozen_memo.clear()  # kept for this state only
         out = []
         slot = self.outcome_slot
         try:
@@ -468,6 +470,7 @@ class Machine(MachineViews):
         named = st.V[self.winners_index]
         if named is not None:  # "end game with winners ..."
             return list(named)
+        self.frozen_memo.clear()
         slot = self.outcome_slot
         if self.nobody_wins is not None:
             st.L[slot] = 0

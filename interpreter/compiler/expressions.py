@@ -78,19 +78,24 @@ class Expressions:
         self.ns = ns if ns is not None else Namespace()
         self.fn_names = {}  # user function name -> generated name
         self.purity = None  # a Purity, made when first asked
+        # the values of user functions called on a frozen state (see fn), until cleared
+        self.frozen_memo = {}
 
     def t(self, e) -> str:
         return self.g.types.get(id(e), "error")
 
     # ------------------------------------------------------------ functions of the state
-    def fn(self, e):
+    def fn(self, e, frozen=False):
         """A function state -> value for ``e``; a constant one (with ``.const``)
-        when ``e`` reads no state and can be computed now."""
+        when ``e`` reads no state and can be computed now.  ``frozen``: ``e``
+        is evaluated only where the state cannot change until
+        ``frozen_memo`` is cleared (the results of a game): the user
+        functions it calls keep their values by their arguments until then."""
         if isinstance(e, (A.BoolLit, A.StrLit, A.SetLit)) or (
                 isinstance(e, A.IntLit) and id(e) not in self.g.seat_literals) or (
                 isinstance(e, A.Name) and self.g.res.get(id(e), ("",))[0] in ("param", "member", "zone")):
             return _const(self.literal(e))  # no source needed
-        f = self.function_of(self.expr(e, {}))
+        f = self.function_of(self.expr(e, {"frozen": True} if frozen else {}))
         if self.is_static(e):
             try:
                 return _const(f(None))
@@ -337,7 +342,7 @@ class Expressions:
         if kind == "func":
             if id(e) in ctx.get("inline", ()):  # written in place: its hoisted parts are computed at outer loops
                 return f"({self.expr(self.g.functions[r[1]].body, ctx)})"
-            fname = self.function(r[1])
+            fname = self.function(r[1], bool(ctx.get("frozen")))
             args = ", ".join(self.expr(a, ctx) for a in e.args)
             return f"{fname}(st, {args})" if args else f"{fname}(st)"
         return self.builtin(e, ctx)
@@ -381,17 +386,22 @@ class Expressions:
         return f"{self._AGG[f]}({self.seq(args[0], ctx)})"
 
     # ------------------------------------------------------------ user functions
-    def function(self, name: str) -> str:
-        """The generated name of user function ``name``: ``fname(st, args...)``."""
-        if name in self.fn_names:
-            return self.fn_names[name]
+    def function(self, name: str, frozen: bool = False) -> str:
+        """The generated name of user function ``name``: ``fname(st, args...)``.
+        ``frozen``: the version for a frozen state (see :meth:`fn`)."""
+        if frozen and self.memoisable(name):
+            frozen = False  # a pure function keeps its values anyway
+        if (name, frozen) in self.fn_names:
+            return self.fn_names[(name, frozen)]
         gen = self.ns.fresh("_fn")
-        self.fn_names[name] = gen
+        self.fn_names[(name, frozen)] = gen
         f = self.g.functions[name]
         pslots = [s for s, _ in self.g.func_slots[name][0]]
         params = [f"a{i}" for i in range(len(pslots))]
         ptypes = [t for _, t in self.g.func_slots[name][0]]
         ctx = {s: p for s, p in zip(pslots, params)}
+        if frozen:
+            ctx["frozen"] = True
         lines = [f"def {gen}(st{''.join(', ' + p for p in params)}):"]
         for s, p, t in zip(pslots, params, ptypes):
             if t == "stack":  # a stack's cards, looked up once
@@ -404,10 +414,15 @@ class Expressions:
             body.append(f"{local} = {self.expr(let.expr, ctx)}")
             ctx[slot] = local
         value = self.expr(f.body, ctx)
-        if params and self.memoisable(name):
+        memo = None
+        if frozen and all(is_scalar(t) for t in ptypes):
+            # the state is frozen until the table is cleared: values kept by the arguments
+            memo, key = self.ns.ref(self.frozen_memo, "_fm"), ", ".join([lit(int(gen[3:]))] + params)
+        elif params and self.memoisable(name):
             # a pure function: its values kept by arguments, a stack by its cards (see .purity)
-            memo, miss = self.ns.ref({}, "_memo"), self.ns.ref(object(), "_miss")
-            key = ", ".join(self.memo_key(name, params, ptypes))
+            memo, key = self.ns.ref({}, "_memo"), ", ".join(self.memo_key(name, params, ptypes))
+        if memo is not None:
+            miss = self.ns.ref(object(), "_miss")
             lines.append(f"    k = ({key},)")
             lines.append(f"    v = {memo}.get(k, {miss})")
             lines.append(f"    if v is {miss}:")

@@ -52,9 +52,12 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     o = g.outcome
     m.outcome_slot = g.outcome_slot
     m.outcome_span = o.span
-    m.score_fn = exprs.fn(o.score)
-    m.tiebreaks = [(1 if hilo == "highest" else -1, exprs.fn(e)) for hilo, e in o.tiebreaks]
-    m.nobody_wins = exprs.fn(o.nobody) if o.nobody is not None else None
+    # the results are computed on a state that does not change meanwhile: Machine.scores and
+    # Machine.winners clear the table of values their functions keep (Expressions.fn)
+    m.score_fn = exprs.fn(o.score, frozen=True)
+    m.tiebreaks = [(1 if hilo == "highest" else -1, exprs.fn(e, frozen=True)) for hilo, e in o.tiebreaks]
+    m.nobody_wins = exprs.fn(o.nobody, frozen=True) if o.nobody is not None else None
+    m.frozen_memo = exprs.frozen_memo
     # 5. invariants: declared ones, then the zones' capacities
     for inv in g.invariants:
         entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)

@@ -33,6 +33,7 @@ function crowded(b: stack) = size(pile) > 1
 function own_seat(b: stack) = size(b) > 0 and me == 0
 function named(b: stack) = count(x == "One" for x in b) + sum(x.value for x in b)
 function same(b: stack, c: stack) = b == c
+function gone(p: player) = size(far)
 
 action hatch "hatch":
   move top(pile) to new stack in birds
@@ -56,7 +57,7 @@ play:
       choose grow, boost, check, stop
 
 outcome(p):
-  score size(far)
+  score gone(p) + gone(p)
 """
 
 
@@ -78,6 +79,7 @@ def test_what_is_pure(path):
         "own_seat": False,    # the player to move
         "named": False,       # names a card and reads card variables: its cards are not all its own
         "same": False,        # a stack used as a value, not looked through
+        "gone": False,        # a zone
     }
     assert purity.card_vars["small"] == {"value"}
     assert purity.card_vars["top_rank"] == set()
@@ -115,3 +117,16 @@ def test_a_kept_value_follows_the_cards_of_its_stack(path):
         state.apply_text(grow[0])
     # Three, then Two, then One: totals of 3, 5 and 6 as the bird grows
     assert seen[0] is True and seen[-1] is False
+
+
+def test_the_results_functions_keep_values_for_one_state_only(path):
+    """The score calls gone(p) twice; it is computed once per scoring, and
+    never carried over to another state or a later position."""
+    state = load(path).new_state(0, 1)
+    state.apply_text("hatch")
+    before = state.clone()
+    assert state.scores() == [0]
+    state.apply_text("check 1")  # the bird's card goes far
+    assert state.scores() == [2]
+    assert before.scores() == [0] and state.winners() == [0]
+    assert state.m.frozen_memo, "the values of gone(p) were kept while scoring"
