@@ -1,0 +1,120 @@
+"""What a search pays per node: ``state.clone()`` plus one ``apply``, and the
+memory a state takes, for each game; beside the hand-written baseline where
+it has a clone of its own (Hens, in ``../shared/baseline/``).
+
+    python3 bench/clones.py [GAME ...] [--positions N] [--repeat R]
+
+Positions are taken from uniformly random playouts (every state of each
+game, seeds 0, 1, ...); each is cloned and the clone plays the action the
+playout chose.  The time is the median over R passes, per clone + apply.
+Memory is measured with tracemalloc over 1,000 clones of a mid-game state.
+Like bench/playouts.py, this script reads ``../shared`` and says so when it
+is missing; it is a benchmark, never a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter import load  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+GAMES = {"emu_ranchers": 2, "fox_in_the_henhouse": 4, "desplumados": 4, "hens": 4}
+
+
+def positions(new, legal, apply, clone, terminal, count):
+    """(state, action) pairs from random playouts, ``count`` of them."""
+    out = []
+    seed = 0
+    while len(out) < count:
+        s = new(seed)
+        rnd = random.Random(seed)
+        while not terminal(s) and len(out) < count:
+            acts = legal(s)
+            a = acts[rnd.randrange(len(acts))]
+            out.append((clone(s), a))
+            apply(s, a)
+        seed += 1
+    return out
+
+
+def time_pairs(pairs, clone, apply, repeat) -> float:
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for s, a in pairs:
+            apply(clone(s), a)
+        runs.append((time.perf_counter() - t) / len(pairs))
+    return statistics.median(runs)
+
+
+def memory_per_state(state, clone) -> float:
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    keep = [clone(state) for _ in range(1000)]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del keep
+    return (after - before) / 1000
+
+
+def interpreter_side(stem, players, n, repeat):
+    game = load(ROOT / "games" / f"{stem}.rules")
+
+    def apply(s, a):
+        s.apply(a)
+    pairs = positions(lambda seed: game.new_state(seed, players), lambda s: s.legal_actions(), apply,
+                      lambda s: s.clone(), lambda s: s.is_terminal, n)
+    for s, _ in pairs:
+        s.legal_actions()  # as in a search: the node's actions are known before it is expanded
+    per = time_pairs(pairs, lambda s: s.clone(), apply, repeat)
+    return per, memory_per_state(pairs[len(pairs) // 2][0], lambda s: s.clone())
+
+
+def baseline_side(mod, players, n, repeat):
+    pairs = positions(lambda seed: mod.new_game(seed, players), mod.legal_actions, mod.apply,
+                      lambda s: s.clone(), mod.is_terminal, n)
+    per = time_pairs(pairs, lambda s: s.clone(), mod.apply, repeat)
+    return per, memory_per_state(pairs[len(pairs) // 2][0], lambda s: s.clone())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("games", nargs="*", default=list(GAMES))
+    ap.add_argument("--positions", type=int, default=3000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    baseline = None
+    if (SHARED / "baseline").is_dir():
+        sys.path.insert(0, str(SHARED))
+    else:
+        print(f"note: {SHARED / 'baseline'} is missing; the interpreter alone", file=sys.stderr)
+    print(f"{'game':22} {'players':>7} {'clone+apply':>12} {'bytes/state':>12} "
+          f"{'baseline':>10} {'bytes':>8} {'ratio':>6}")
+    for stem in args.games:
+        players = GAMES[stem]
+        per, mem = interpreter_side(stem, players, args.positions, args.repeat)
+        line = f"{stem:22} {players:>7} {per * 1e6:>9.1f} us {mem:>12.0f}"
+        if (SHARED / "baseline").is_dir():
+            baseline = importlib.import_module(f"baseline.{stem}")
+            if hasattr(baseline, "State") and hasattr(baseline.State, "clone"):
+                bper, bmem = baseline_side(baseline, players, args.positions, args.repeat)
+                line += f" {bper * 1e6:>7.1f} us {bmem:>8.0f} {per / bper:>6.2f}"
+            else:
+                line += f" {'(no clone)':>10}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
