@@ -11,9 +11,9 @@ is reported (the machines are noisy: compare ratios, not absolute times).
 ``--players`` takes a count, a list (``3,5``) or a range (``3-7``): one
 timing per count that the game allows (default: the game's usual count).
 
-This script and bench/clones.py, alone in the project, read ``../shared``
-(the baseline); when it is missing they say so and time the interpreter
-alone.
+Only the bench scripts that compare with the baseline (this one,
+clones.py and the differential checks) read ``../shared``; when it is
+missing this one says so and times the interpreter alone.
 
 Action granularity: both split a turn the same way for Emu Ranchers (play a
 card, then draw; each year-end growth is one action) and for ¡Desplumados!
