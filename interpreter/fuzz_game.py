@@ -69,7 +69,7 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                     raise _Found("rule_error", message, _where(span))
             return actions, state
         if check_cycles and "cycle" not in skip and step < MAX_REMEMBERED:
-            key = state.key()
+            key = state.m.position_bytes(state)
             first = seen.get(key)
             if first is not None:
                 raise _Found("cycle", f"the position after action {first} came back after action {step}: "
