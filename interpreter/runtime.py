@@ -157,11 +157,9 @@ class State:
         s = State.__new__(State)
         s.m = m
         s.n = self.n
-        Z = self.Z[:]
+        Z = list(map(list.copy, self.Z))  # every place is a list: a pile's cards, a row of stacks
         for i in m.stack_instances:
-            Z[i] = [x[:] for x in Z[i]]
-        for i in m.pile_instances:
-            Z[i] = Z[i][:]
+            Z[i] = list(map(list.copy, Z[i]))  # and each stack in it
         s.Z = Z
         s.V = self.V[:]
         s.C = self.C[:]
