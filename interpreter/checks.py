@@ -1,0 +1,190 @@
+"""The checks of a position: the state key, the declared invariants and the
+capacities, every card in one place, the scores; and the words a failed
+evaluation is reported in.
+
+A mixin of :class:`interpreter.machine.Machine` (its tables and a state);
+the fuzzer and ``explore`` call these between steps.
+"""
+
+from __future__ import annotations
+
+import marshal
+from itertools import chain
+from operator import contains
+
+from .runtime import MAX_WORK, RuleError
+
+# What a failed evaluation raises (max of nothing, an index past the end, a
+# division by zero, ...): turned into RuleErrors with the span of the rules.
+EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError, OverflowError)
+
+
+class InvariantBroken(Exception):
+    """Raised, in machines compiled with ``check_invariants``, when a
+    declared invariant or a zone capacity fails between two steps."""
+
+    def __init__(self, message, span=None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+
+def _explain(err) -> str:
+    """A failed evaluation in the words of the rules language, not Python's."""
+    if isinstance(err, IndexError):
+        return "there is no such card or stack (an empty pile, or an index past the end)"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, OverflowError):
+        return "a number too large to compute with"
+    text = str(err)
+    for f in ("max", "min"):
+        if text.startswith(f"{f}()"):
+            return f"{f} of nothing (an empty pile or list)"
+    if "not in list" in text or "not in tuple" in text:
+        return "that card or value is not there"
+    if isinstance(err, ValueError):
+        return "a value out of its range here"
+    return "a value of the wrong kind here (an empty place, or nothing where a card or a number is wanted)"
+
+
+class MachineChecks:
+    """The checks of a position (a mixin of the Machine)."""
+
+    def state_key(self, st) -> tuple:
+        """Everything that decides the game from here on, save the random
+        generator and who knows what: equal keys = the same position."""
+        Z = list(map(tuple, st.Z))
+        for i in self.stack_instances:
+            Z[i] = tuple(map(tuple, st.Z[i]))
+        if self.grid_instances:
+            P = st.P
+            for i in self.grid_instances:
+                Z[i] = tuple((c, P[c]) for c in st.Z[i])
+        V = tuple(st.V)
+        if list in map(type, V):  # a list value: as a tuple (most games hold none)
+            V = tuple(tuple(v) if isinstance(v, list) else v for v in V)
+        L = st.L
+        F = tuple(map(L.__getitem__, self.flow_slots))
+        if list in map(type, F):
+            F = tuple(tuple(v) if isinstance(v, list) else v for v in F)
+        return (tuple(Z), V, tuple(st.C), F, st.pc, st.me, st.chance_n, st.done,
+                tuple(st.F) if self.face_down else ())
+
+    def position_bytes(self, st) -> bytes:
+        """The position as :meth:`state_key` sees it, written by marshal
+        (format 2: no back-references, so equal values give equal bytes,
+        whatever their history): about twice as fast, and not a Python object
+        per zone for the garbage collector, which the fuzzer's search for a
+        repeated position needs after every step.  (It tells a bool from an
+        int and a list from a tuple, where the key does not: for a repeated
+        position that can only mean a repeat not seen, never a false one.)"""
+        L = st.L
+        parts = [st.Z, st.V, st.C, list(map(L.__getitem__, self.flow_slots)), st.pc, st.me, st.chance_n,
+                 st.done]
+        if self.face_down:
+            parts.append(st.F)
+        if self.grid_instances:
+            P = st.P
+            parts.append([[P[c] for c in st.Z[i]] for i in self.grid_instances])
+        try:
+            return marshal.dumps(parts, 2)
+        except ValueError:  # pragma: no cover - a value marshal cannot write: the key, as bytes
+            return repr(self.state_key(st)).encode()
+
+    def assert_invariants(self, st) -> None:
+        """Raise :class:`InvariantBroken` if an ``always invariant`` or a
+        zone's capacity fails now (checked after every step when fuzzing;
+        the other invariants hold between decisions, and are checked there
+        by broken_invariants)."""
+        for f, message, span in self.always_invariants:
+            try:
+                ok = f(st)
+            except EVAL_ERRORS as err:
+                raise InvariantBroken(f"invariant could not be evaluated: {_explain(err)}", span) from None
+            if not ok:
+                raise InvariantBroken(message, span)
+        for message, span in self.broken_capacities(st):
+            raise InvariantBroken(message, span)
+
+    def broken_capacities(self, st) -> list:
+        """[(message, span)] for each zone over its capacity."""
+        out = []
+        for index, name, per_player, kind, cap, span in self.capacities:
+            for p in (range(st.n) if per_player else (0,)):
+                size = len(st.Z[index * self.stride + p])
+                if size > cap:
+                    who = f" of player {p + 1}" if per_player else ""
+                    unit = "stacks" if kind == "stacks" else "cards"
+                    out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
+        return out
+
+    def broken_invariants(self, st, declared_only=False, scores=True) -> list:
+        """[(message, span)] for every invariant that does not hold: the
+        declared ones, each zone's capacity, and unless ``declared_only``
+        every card in exactly one place and (if ``scores``) whole-number
+        scores that can be computed."""
+        self.work_left = MAX_WORK
+        out = []
+        for f, message, span in self.invariants:
+            try:
+                ok = f(st)
+            except EVAL_ERRORS as err:
+                out.append((f"invariant could not be evaluated: {_explain(err)}", span))
+                continue
+            if not ok:
+                out.append((message, span))
+        out += self.broken_capacities(st)
+        if declared_only:
+            return out
+        if not self.cards_in_place(st):
+            out += self.misplaced_cards(st)
+        if not scores:
+            return out
+        try:
+            scores = self.scores(st)
+        except RuleError as err:
+            out.append((err.message, err.span))
+        else:
+            if set(map(type, scores)) != {int}:  # whole numbers, not bools (nor int subclasses)
+                out.append((f"scores are not whole numbers: {scores}", None))
+        return out
+
+    def cards_in_place(self, st) -> bool:
+        """Is every card in play in exactly one place, the one the engine
+        records for it?  (The quick test of every step of the fuzzer;
+        :meth:`misplaced_cards` says what is wrong.)"""
+        loc, stacks = st.loc, self.stack_instances
+        if not stacks:  # each card lies in the place the engine records, and only once: all at C speed
+            Z = st.Z
+            cards = list(chain.from_iterable(Z))
+            return (len(cards) == len(st.inplay) == len(set(cards))
+                    and all(map(contains, map(Z.__getitem__, map(loc.__getitem__, cards)), cards)))
+        total = 0
+        cards = []
+        for inst, z in enumerate(st.Z):
+            if not z:
+                continue
+            if inst in stacks:
+                z = [x for s in z for x in s]
+            if not all(map(inst.__eq__, map(loc.__getitem__, z))):
+                return False
+            total += len(z)
+            cards += z
+        return total == len(st.inplay) == len(set(cards))
+
+    def misplaced_cards(self, st) -> list:
+        out = []
+        seen = {}
+        stacks = self.stack_instances
+        for inst, z in enumerate(st.Z):
+            for c in (x for s in z for x in s) if inst in stacks else z:
+                if c in seen:
+                    out.append((f"{self.card_names[c]} lies in two places at once", None))
+                seen[c] = inst
+                if st.loc[c] != inst:
+                    out.append((f"{self.card_names[c]} is not where the engine thinks", None))
+        if len(seen) != len(st.inplay):
+            missing = [self.card_names[c] for c in st.inplay if c not in seen]
+            out.append((f"cards lost: {', '.join(missing[:5])}", None))
+        return out
