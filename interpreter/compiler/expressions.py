@@ -414,15 +414,28 @@ class Expressions:
             body.append(f"{local} = {self.expr(let.expr, ctx)}")
             ctx[slot] = local
         value = self.expr(f.body, ctx)
-        memo = None
+        if params and self.memoisable(name):
+            # a pure function: its values kept by arguments, a stack by its cards (see .purity),
+            # each with what computing it cost, charged again when it is used
+            memo, key = self.ns.ref({}, "_memo"), ", ".join(self.memo_key(name, params, ptypes))
+            lines.append(f"    k = ({key},)")
+            lines.append(f"    e = {memo}.get(k)")
+            lines.append("    if e is None:")
+            lines.append("        w = st.m.work_left")
+            lines += [f"        {x}" for x in body]
+            lines.append(f"        v = {value}")
+            lines.append(f"        if len({memo}) >= {MEMO_SIZE}:")
+            lines.append(f"            {memo}.clear()")
+            lines.append(f"        {memo}[k] = (v, w - st.m.work_left)")
+            lines.append("        return v")
+            lines.append("    _charge(st, e[1])")
+            lines.append("    return e[0]")
+            self.ns.define("\n".join(lines) + "\n", gen)
+            return gen
         if frozen and all(is_scalar(t) for t in ptypes):
             # the state is frozen until the table is cleared: values kept by the arguments
-            memo, key = self.ns.ref(self.frozen_memo, "_fm"), ", ".join([lit(int(gen[3:]))] + params)
-        elif params and self.memoisable(name):
-            # a pure function: its values kept by arguments, a stack by its cards (see .purity)
-            memo, key = self.ns.ref({}, "_memo"), ", ".join(self.memo_key(name, params, ptypes))
-        if memo is not None:
-            miss = self.ns.ref(object(), "_miss")
+            memo, miss = self.ns.ref(self.frozen_memo, "_fm"), self.ns.ref(object(), "_miss")
+            key = ", ".join([lit(int(gen[3:]))] + params)
             lines.append(f"    k = ({key},)")
             lines.append(f"    v = {memo}.get(k, {miss})")
             lines.append(f"    if v is {miss}:")

@@ -161,6 +161,15 @@ def tick(st, xs):
     return xs
 
 
+def charge(st, cost):
+    """A value kept by a pure function is charged what computing it cost
+    (the budget is spent the same whether the value was kept or not)."""
+    m = st.m
+    m.work_left -= cost
+    if m.work_left < 0:
+        tick(st, ())
+
+
 def can_now(st, defs, names) -> bool:
     """``can(a, b...)`` in the flow: a search of its own, with a fresh budget."""
     st.m.search_left = MAX_SEARCH
@@ -410,7 +419,7 @@ GENERATED_NAMES = {
     "_sign": sign, "_inter": intersection, "_union": union, "_count": count, "_dedupe": dedupe,
     "_stack": stack, "_stacks": stacks, "_lsal": least_sum_at_least, "_members": members_of,
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
-    "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_stack_of": stack_of, "_subsets": subsets,
+    "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
     "_lines": lines, "_groups": groups, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
 }

@@ -67,9 +67,18 @@ class Purity:
             self._reads[1] = self._reads[1] or self.named.get(name, False)
         return self.known[name]
 
+    def plain_value(self, t) -> bool:
+        """Is a declared type a number, a truth value, a seat, an enum member
+        or a set of them (a value that holds nothing else)?"""
+        if isinstance(t, A.TypeSet):
+            return True
+        return isinstance(t, A.TypeName) and (t.name in ("int", "bool", "player") or t.name in self.g.enums)
+
     def _pure(self, name: str) -> bool:
         f = self.g.functions[name]
         pslots, _ = self.g.func_slots[name]
+        if any(t in ("pile", "grid", "stacks") for _, t in pslots):
+            return False  # a place: its cards are read from the state
         stacks = frozenset(s for s, t in pslots if t == "stack")
         slots = set(s for s, _ in pslots)
         ok = True
@@ -104,6 +113,8 @@ class Purity:
             return True
         if isinstance(e, A.Attr):
             if e.name in g.card_vars:
+                if not self.plain_value(g.card_vars[e.name].type):
+                    return False  # a card, a place or a list: what it holds is not in the key
                 self._reads[0].add(e.name)
             elif e.name not in g.card_attrs:
                 return False  # a card's face

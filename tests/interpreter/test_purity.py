@@ -130,3 +130,90 @@ def test_the_results_functions_keep_values_for_one_state_only(path):
     assert state.scores() == [2]
     assert before.scores() == [0] and state.winners() == [0]
     assert state.m.frozen_memo, "the values of gone(p) were kept while scoring"
+
+
+HOLDERS = """\
+game "Partner"
+players 1
+
+card attributes: rank: int
+cards:
+  "One"    1
+  "Two"    2
+
+zone pile: pile, public
+zone far: pile, public
+card var value: int = card.rank
+card var partner: card = card
+card var home: pile = far
+card var friends: list of card = [card]
+
+function pv(c: card) = c.partner.value
+function hs(c: card) = size(c.home)
+function fr(c: card) = sum(x.rank for x in c.friends)
+function rank_of(z: pile) = size(z)
+
+action pair "pair":
+  set top(pile).partner = bottom(pile)
+action bump "bump":
+  set bottom(pile).value = 50
+action shift "shift":
+  move bottom(pile) to far
+action stop "stop":
+  end game
+
+play:
+  move all_cards() to pile
+  repeat 4 times:
+    turn 0:
+      choose pair, bump, shift, stop
+
+outcome(p):
+  score pv(top(pile)) * 1000 + hs(top(pile)) + 100 * fr(top(pile))
+"""
+
+
+def test_a_card_variable_that_holds_a_card_a_place_or_a_list_is_not_pure(tmp_path):
+    path = tmp_path / "partner.rules"
+    path.write_text(HOLDERS)
+    g = rulelang.load_checked(str(path))
+    purity = Purity(g)
+    assert {name: purity.pure(name) for name in g.functions} == {
+        "pv": False,       # the partner's value: a card not among the arguments
+        "hs": False,       # the size of a zone the card names
+        "fr": False,       # a list of cards
+        "rank_of": False,  # a place: its cards are read from the state
+    }
+    game = load(path)
+    state = game.new_state(1, 1)
+    seen = []
+    for text in ("pair", "bump", "shift"):
+        state.apply_text(text)
+        seen.append(state.scores())
+    # Two's partner is One (value 1, then 50); One goes far; Two's friends are itself (rank 2)
+    assert seen == [[1200], [50200], [50201]]
+    again = game.new_state(1, 1)  # the same game, played again: nothing kept from the first
+    again.apply_text("pair")
+    assert again.scores() == [1200]
+
+
+def test_a_kept_value_costs_the_work_budget_what_computing_it_did():
+    """Whether a pure function's value was kept or computed, the expressions
+    spend the same share of the work budget: a rule error for going past it
+    does not depend on what the process computed before."""
+    import random
+
+    game = load("games/emu_ranchers.rules")
+    state = game.new_state(3, 2)
+    rnd = random.Random(3)
+    spent = []
+    while not state.is_terminal and len(spent) < 120:
+        for _ in range(2):  # the first time computes the birds' values, the second finds them kept
+            fresh = state.clone()
+            fresh._legal = None
+            fresh.legal_actions()
+            spent.append(state.m.work_left)
+        assert spent[-1] == spent[-2]
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+    assert len(set(spent)) > 1, "the searches read stacks through the kept functions"
