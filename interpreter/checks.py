@@ -73,8 +73,9 @@ class MachineChecks:
 
     def position_bytes(self, st) -> bytes:
         """The position as :meth:`state_key` sees it, written by marshal
-        (format 2: no back-references, so equal values give equal bytes,
-        whatever their history): about twice as fast, and not a Python object
+        (format 2: no back-references, so equal numbers, lists and
+        tuples give equal bytes, whatever their history; a state holds no
+        strings): about twice as fast, and not a Python object
         per zone for the garbage collector, which the fuzzer's search for a
         repeated position needs after every step.  (It tells a bool from an
         int and a list from a tuple, where the key does not: for a repeated

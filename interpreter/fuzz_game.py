@@ -57,8 +57,9 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
             # and after steps 0, 4, 16, 64, ... (a game's score can cost as
             # much as a dozen steps: Hens's largest groups).
             end = state.is_terminal
-            broken = state.m.broken_invariants(state, declared_only=bool(step % CHECK_EVERY) and not end,
-                                               scores=end or step in SCORE_STEPS)
+            scores = end or step in SCORE_STEPS
+            broken = state.m.broken_invariants(state, declared_only=bool(step % CHECK_EVERY) and not scores,
+                                               scores=scores)
             if broken:
                 message, span = broken[0]
                 raise _Found("invariant", message, _where(span))
