@@ -263,15 +263,32 @@ def subsets(st, cards, lo, hi):
     n = len(cards)
     hi = n if hi is None else min(hi, n)
     lo = max(lo, 0)
-    groups = {}
-    for c, key in zip(cards, copy_keys(st, cards)):
-        groups.setdefault(key, []).append(c)
-    groups = list(groups.values())
+    labels = {}  # each card's group, numbered in the order of the groups' first cards
+    shape = tuple(labels.setdefault(key, len(labels)) for key in copy_keys(st, cards))
+    positions = _POSITIONS.get((shape, lo, hi))
+    if positions is None:
+        positions = _subset_positions(shape, lo, hi)
+        if len(positions) <= 1024 and len(_POSITIONS) < 4096:
+            _POSITIONS[(shape, lo, hi)] = positions
+    return [tuple(map(cards.__getitem__, pos)) for pos in positions]
+
+
+# The sets of positions of a hand of a given shape (its groups of copies):
+# hands of the same shape recur all game long.  Only small lists are kept.
+_POSITIONS = {}
+
+
+def _subset_positions(shape, lo, hi) -> list:
+    """:func:`subsets` for the positions 0..n-1 of cards grouped by ``shape``."""
+    n = len(shape)
+    groups = [[] for _ in range(len(set(shape)))]
+    for i, label in enumerate(shape):
+        groups[label].append(i)
     if len(groups) == n:  # no copies: plain combinations, in the order of the cards
         total = sum(comb(n, k) for k in range(lo, hi + 1))
         if total > MAX_SUBSETS:
             raise RuleError(f"a choice of {lo} to {hi} cards among {n} offers over {MAX_SUBSETS} sets")
-        return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
+        return [x for k in range(lo, hi + 1) for x in combinations(range(n), k)]
     sizes = [len(gr) for gr in groups]
     if prod(x + 1 for x in sizes) <= 4096:  # few groups: every count of each, filtered
         by_size = [[] for _ in range(hi + 1)]
