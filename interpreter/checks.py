@@ -120,6 +120,32 @@ class MachineChecks:
                     out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
         return out
 
+    def invariants_hold(self, st, held=None) -> bool:
+        """Do the declared invariants and the capacities all hold?  The quick
+        test of the fuzzer's every step; :meth:`broken_invariants` says which
+        fail, and why.  ``held`` (a dict kept through one game) remembers,
+        for each invariant that reads only places (and card variables), the
+        places as they were when it last held: while they are the same, it
+        holds still, and is not evaluated again."""
+        self.work_left = MAX_WORK
+        Z = st.Z
+        try:
+            for i, (f, _, _) in enumerate(self.invariants):
+                reads = self.invariant_reads[i] if held is not None else None
+                if reads is None:
+                    if not f(st):
+                        return False
+                    continue
+                places, card_vars = reads
+                now = marshal.dumps(([Z[j] for j in places], st.C if card_vars else None), 2)
+                if held.get(i) != now:
+                    if not f(st):
+                        return False
+                    held[i] = now
+        except EVAL_ERRORS:
+            return False
+        return not self.capacities or not self.broken_capacities(st)
+
     def broken_invariants(self, st, declared_only=False, scores=True) -> list:
         """[(message, span)] for every invariant that does not hold: the
         declared ones, each zone's capacity, and unless ``declared_only``

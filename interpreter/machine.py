@@ -93,6 +93,7 @@ class Machine(MachineViews, MachineChecks):
         self.cvar_initial = ()
         self.flow_slots = ()
         self.invariants = []  # (closure, message, span): checked at decision points
+        self.invariant_reads = []  # for each: (zone instances, reads card vars) if that is all it reads, or None
         self.records = []  # (name, doc, type, V index, per player): the game's record
         self.achievements = []  # (text, function, span), read with achievement_slot = the player
         self.achievement_slot = 0

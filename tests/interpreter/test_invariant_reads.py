@@ -1,0 +1,112 @@
+"""The fuzzer checks a declared invariant again only when the places it
+reads have changed (compiler/reads.py, Machine.invariants_hold): what an
+invariant reads, and that a skipped check never hides a breach."""
+
+from __future__ import annotations
+
+import rulelang
+from interpreter import load
+from interpreter.compiler.reads import zone_reads
+from interpreter.fuzz import fuzz
+
+GAME = """\
+game "Reads"
+players 2
+
+card attributes: rank: int
+cards:
+  "One"    1
+  "Two"    2
+  "Three"  3
+
+zone pile: pile, public
+zone hand: pile, per player, public
+zone far: pile, public
+var turns: int = 0
+player var points: int = 0
+card var value: int = card.rank
+
+function held(p: player) = size(hand(p))
+function worth(p: player) = sum(c.value for c in hand(p))
+
+invariant size(pile) + size(far) <= 3 "the pile and far hold the cards"
+invariant all(held(p) <= 3 for p in players) "no hand holds more than three"
+invariant all(worth(p) < 100 for p in players) "no hand is worth 100"
+invariant turns < 1000 "a variable"
+invariant all(held(p) < 5 for p in players) or turns > 0 "a place and a variable"
+invariant all(points(p) < 1000 for p in players) "a player variable"
+
+action take "take":
+  require not empty(pile)
+  move top(pile) to hand(me)
+action bump "bump":
+  require not empty(hand(me))
+  set top(hand(me)).value = 200
+action wait "wait":
+  set turns += 1
+
+play:
+  move all_cards() to pile
+  repeat 6 times:
+    turn 0:
+      choose take, wait
+    turn 1:
+      choose take, bump, wait
+
+outcome(p):
+  score size(hand(p))
+"""
+
+
+def invariants(tmp_path):
+    path = tmp_path / "reads.rules"
+    path.write_text(GAME)
+    g = rulelang.load_checked(str(path))
+    return path, g, [inv.cond for inv in g.invariants]
+
+
+def test_what_an_invariant_reads(tmp_path):
+    _, g, conds = invariants(tmp_path)
+    zone = {name: z.index for name, z in g.zones.items()}
+    reads = [zone_reads(g, e) for e in conds]
+    assert reads[0] == (frozenset({zone["pile"], zone["far"]}), False)
+    assert reads[1] == (frozenset({zone["hand"]}), False)  # through a function
+    assert reads[2] == (frozenset({zone["hand"]}), True)   # and a card variable
+    assert reads[3] is None  # a variable
+    assert reads[4] is None  # a place and a variable
+    assert reads[5] is None  # a player variable
+
+
+def test_a_breach_is_found_though_the_places_were_the_same_before(tmp_path):
+    """'bump' changes a card variable only: the invariant that reads it is
+    checked again, and its breach is found."""
+    path, _, _ = invariants(tmp_path)
+    report = fuzz(path, examples=40, seed=1)
+    assert [f.kind for f in report.findings] == ["invariant"]
+    finding = report.findings[0]
+    assert finding.message == "no hand is worth 100"
+    assert finding.actions[-1].endswith("bump")
+
+
+def test_kept_checks_follow_each_game(tmp_path):
+    path, _, _ = invariants(tmp_path)
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, held = state.m, {}
+    assert m.invariants_hold(state, held)
+    assert set(held) == {0, 1, 2}  # the three that read places only
+    before = dict(held)
+    state.apply_text("wait")  # a variable changes, no place does
+    assert m.invariants_hold(state, held) and held == before
+    state.apply_text("take")
+    assert m.invariants_hold(state, held) and held != before
+
+
+def test_a_card_variable_that_changes_has_the_invariant_checked_again(tmp_path):
+    path, _, _ = invariants(tmp_path)
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, held = state.m, {}
+    for text in ("take", "take", "wait"):
+        state.apply_text(text)
+        assert m.invariants_hold(state, held)
+    state.apply_text("bump")  # only a card variable changes: the places are as they were
+    assert not m.invariants_hold(state, held)
