@@ -415,41 +415,35 @@ class Expressions:
             ctx[slot] = local
         value = self.expr(f.body, ctx)
         if params and self.memoisable(name):
-            # a pure function: its values kept by arguments, a stack by its cards (see .purity),
-            # each with what computing it cost, charged again when it is used
-            memo, key = self.ns.ref({}, "_memo"), ", ".join(self.memo_key(name, params, ptypes))
-            lines.append(f"    k = ({key},)")
-            lines.append(f"    e = {memo}.get(k)")
-            lines.append("    if e is None:")
-            lines.append("        w = st.m.work_left")
-            lines += [f"        {x}" for x in body]
-            lines.append(f"        v = {value}")
-            lines.append(f"        if len({memo}) >= {MEMO_SIZE}:")
-            lines.append(f"            {memo}.clear()")
-            lines.append(f"        {memo}[k] = (v, w - st.m.work_left)")
-            lines.append("        return v")
-            lines.append("    _charge(st, e[1])")
-            lines.append("    return e[0]")
-            self.ns.define("\n".join(lines) + "\n", gen)
-            return gen
-        if frozen and all(is_scalar(t) for t in ptypes):
+            # a pure function: its values kept by arguments, a stack by its cards (see .purity)
+            lines += self.kept(self.ns.ref({}, "_memo"), self.memo_key(name, params, ptypes), body, value)
+        elif frozen and all(is_scalar(t) for t in ptypes):
             # the state is frozen until the table is cleared: values kept by the arguments
-            memo, miss = self.ns.ref(self.frozen_memo, "_fm"), self.ns.ref(object(), "_miss")
-            key = ", ".join([lit(int(gen[3:]))] + params)
-            lines.append(f"    k = ({key},)")
-            lines.append(f"    v = {memo}.get(k, {miss})")
-            lines.append(f"    if v is {miss}:")
-            lines += [f"        {x}" for x in body]
-            lines.append(f"        v = {value}")
-            lines.append(f"        if len({memo}) >= {MEMO_SIZE}:")
-            lines.append(f"            {memo}.clear()")
-            lines.append(f"        {memo}[k] = v")
-            lines.append("    return v")
+            lines += self.kept(self.ns.ref(self.frozen_memo, "_fm"), [lit(int(gen[3:]))] + params, body, value)
         else:
             lines += [f"    {x}" for x in body]
             lines.append(f"    return {value}")
         self.ns.define("\n".join(lines) + "\n", gen)
         return gen
+
+    @staticmethod
+    def kept(memo: str, key: list, body: list, value: str) -> list:
+        """The body of a function whose values are kept in table ``memo``
+        by ``key`` (sources), each with what computing it cost of the work
+        budget, charged again when the kept value is used: the budget is
+        spent the same whether a value was kept or not."""
+        return [f"    k = ({', '.join(key)},)",
+                f"    e = {memo}.get(k)",
+                "    if e is None:",
+                "        w = st.m.work_left",
+                *[f"        {x}" for x in body],
+                f"        v = {value}",
+                f"        if len({memo}) >= {MEMO_SIZE}:",
+                f"            {memo}.clear()",
+                f"        {memo}[k] = (v, w - st.m.work_left)",
+                "        return v",
+                "    _charge(st, e[1])",
+                "    return e[0]"]
 
     def memo_key(self, name, params, ptypes) -> list:
         """Sources of what a pure function's value depends on: its arguments,
