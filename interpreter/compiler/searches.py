@@ -52,6 +52,9 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append("    _left = st.m.search_left")
     params_index = {slot: i for i, (slot, _, _, _) in enumerate(params)}
     hoisted = {}  # (level, source) -> local: the same value hoisted twice is computed once
+    # Python refuses ``:=`` in a comprehension's iterable: a value hoisted there is kept in a list
+    in_iterable = {id(x) for g in walk([levels, prefilters]) if isinstance(g, (A.CallGen, A.ListComp))
+                   for x in walk(g.iter)}
     for pairs in inlines.values():
         for slot, arg in pairs:
             ctx[slot] = Alias(arg)
@@ -83,15 +86,16 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 ctx["nodes"][id(node)] = f"({local}[{var}] if {var} in {local} else {local}.setdefault({var}, {src}))"
             else:  # hoist: computed at most once per value of this level, when first needed
                 src = expr(node, ctx)
-                local = hoisted.get((indent, src))
-                if local is None:
+                cell = id(node) in in_iterable
+                local = hoisted.get((indent, src, cell))
+                first = local is None
+                if first:
                     local = ns.fresh("h")
-                    hoisted[(indent, src)] = local
-                    lines.append(f"{pad}{local} = None")
-                    ctx["nodes"][id(node)] = f"({local} if {local} is not None else ({local} := {src}))"
-                else:
-                    ctx["nodes"][id(node)] = ctx["nodes"].get(id(node)) or \
-                        f"({local} if {local} is not None else ({local} := {src}))"
+                    hoisted[(indent, src, cell)] = local
+                    lines.append(f"{pad}{local} = {'[]' if cell else 'None'}")
+                lazy = f"({local}[0] if {local} else ({local}.append({src}) or {local}[0]))" if cell else \
+                    f"({local} if {local} is not None else ({local} := {src}))"
+                ctx["nodes"][id(node)] = lazy if first else ctx["nodes"].get(id(node)) or lazy
 
     emit_level(levels[0], 4, "return")
     # prefiltered domains (they depend on no other parameter)

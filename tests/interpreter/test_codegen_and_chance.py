@@ -213,3 +213,44 @@ def test_a_value_of_an_inner_parameter_alone_is_computed_once_per_value(tmp_path
     texts = sorted(st.action_text(a) for a in st.legal_actions())
     assert texts == sorted(f"give {c} to player {p}" for c in ("one", "two") for p in (1, 2, 3)
                            if (c, p) != ("two", 1)), texts
+
+
+HOISTED_ITERABLE = '''
+game "hoisted iterable"
+players 3
+card attributes: n: int
+cards:
+  "one" 1
+  "two" 2
+  "three" 3
+  "four" 4
+zone deck: pile, public
+zone hand: pile, per player, public
+function held(p: player) = [x for x in hand(p) if x.n > 0]
+action give(p in players, c in hand(me)) "give {c} to {p}":
+  require all(x.n != c.n + 1 for x in held(p))
+  move c to hand(p)
+play:
+  deal 1 from deck to hand(0)
+  deal 1 from deck to hand(1)
+  deal 2 from deck to hand(2)
+  turn 2:
+    choose give
+  end game
+outcome(p):
+  score size(hand(p))
+'''
+
+
+def test_a_value_of_an_outer_parameter_can_be_the_list_a_generator_runs_over(tmp_path):
+    """``held(p)`` reads only the outer parameter, so it is computed once per player, although
+    it stands where Python accepts no assignment (the list a generator runs over).  Found by
+    bench/planner.py, which writes Hens' place_hen with its parameters the other way round."""
+    path = tmp_path / "hoisted.rules"
+    path.write_text(HOISTED_ITERABLE)
+    st = load(path).new_state(1, 3)
+    # player 0 holds "four", player 1 "three", player 2 "two" and "one": "two" cannot go to
+    # player 1 (3 == 2 + 1), nor "one" to player 2 itself (2 == 1 + 1)
+    texts = sorted(st.action_text(a) for a in st.legal_actions())
+    assert texts == sorted(f"give {c} to player {p}" for c in ("one", "two") for p in (1, 2, 3)
+                           if (c, p) not in (("two", 2), ("one", 3))), texts
