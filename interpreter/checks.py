@@ -150,7 +150,8 @@ class MachineChecks:
         """[(message, span)] for every invariant that does not hold: the
         declared ones, each zone's capacity, and unless ``declared_only``
         every card in exactly one place and (if ``scores``) whole-number
-        scores that can be computed."""
+        scores that can be computed.  ``scores`` may also be the scores
+        already computed, or the :class:`RuleError` computing them gave."""
         self.work_left = MAX_WORK
         out = []
         for f, message, span in self.invariants:
@@ -166,15 +167,17 @@ class MachineChecks:
             return out
         if not self.cards_in_place(st):
             out += self.misplaced_cards(st)
-        if not scores:
+        if scores is False:
             return out
-        try:
-            scores = self.scores(st)
-        except RuleError as err:
-            out.append((err.message, err.span))
-        else:
-            if set(map(type, scores)) != {int}:  # whole numbers, not bools (nor int subclasses)
-                out.append((f"scores are not whole numbers: {scores}", None))
+        if scores is True:
+            try:
+                scores = self.scores(st)
+            except RuleError as err:
+                scores = err
+        if isinstance(scores, RuleError):
+            out.append((scores.message, scores.span))
+        elif set(map(type, scores)) != {int}:  # whole numbers, not bools (nor int subclasses)
+            out.append((f"scores are not whole numbers: {scores}", None))
         return out
 
     def cards_in_place(self, st) -> bool:

@@ -14,8 +14,10 @@ a step; they shrink toward the first legal action) and a seed for the
 policy that plays on after the prefix (uniform, or insisting on the first,
 the last or the same choice: a loop that needs one move made again and again
 is found that way).  The game is played to its
-end; after every step the invariants are checked and the position is
-compared with the earlier positions of the same game.
+end, then further games from seeds of their own with the same policy until
+the example has played ``EXAMPLE_ACTIONS`` actions; after every step the
+invariants are checked and the position is compared with the earlier
+positions of the same game.
 
 What it reports, by kind:
 
@@ -58,6 +60,11 @@ KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterm
 # choice as the step before (players who insist find endless loops).
 POLICIES = ("uniform", "first", "last", "stubborn")
 PREFIX_STEPS = 400
+# An example plays on to this many actions, in at most this many games.
+EXAMPLE_ACTIONS = 400
+EXAMPLE_GAMES = 8
+# Every so many games, one is played again to check that it comes out the same.
+REPLAY_EVERY = 10
 REPLAY_VERSION = 1
 
 
@@ -204,10 +211,12 @@ class _Fuzzer:
             policy = random.Random(policy_seed)
             game = self.game(varied)
             last_pick = [0]
+            first = [prefix]  # the drawn choices lead the example's first game only
 
             def choose(step, n):
-                if 2 * step + 1 < len(prefix):
-                    i = (prefix[2 * step] << 8 | prefix[2 * step + 1]) % n
+                pre = first[0]
+                if 2 * step + 1 < len(pre):
+                    i = (pre[2 * step] << 8 | pre[2 * step + 1]) % n
                 elif style == "uniform" or policy.random() < 0.01:
                     i = policy.randrange(n)
                 elif style == "first":
@@ -219,44 +228,57 @@ class _Fuzzer:
                 last_pick[0] = i
                 return i
 
-            self.played_games += 1
-            if self.progress is not None:
-                self.progress(self.played_games, self.played_actions)
-            chosen = []
-            try:
-                actions, final = play_game(game, players, game_seed, _Recorder(choose, chosen), self.max_actions,
-                                         skip, self.record, self.check_cycles)
-            except _Found as found:
-                last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
-                last["found"] = found
-                raise
-            except Exception as err:  # an engine bug: report it, do not hide it
-                if "crash" in skip:
-                    return
-                found = _Found("crash", f"{type(err).__name__}: {err}")
-                last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
-                last["found"] = found
-                raise found from err
-            if final is not None and final.is_terminal and final.m.achievements:
-                self.note_achievements(final)
-            if "nondeterminism" not in skip and self.played_games % 5 == 1 and final is not None \
-                    and final.is_terminal:
-                # The first such game is replayed from its texts, as a log
-                # is (two legal actions with one text would show here); the
-                # later ones from the actions themselves, which is cheaper.
-                again, index = replay(game, players, game_seed,
-                                      _action_texts(final, actions) if self.played_games == 1 else actions)
-                if index is not None or again.key() != final.key() or _results(again) != _results(final):
-                    found = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
-                    last["inputs"] = (game, players, dict(varied), game_seed, list(chosen))
-                    last["found"] = found
-                    raise found
+            # An example plays games until it has played EXAMPLE_ACTIONS
+            # actions (at most EXAMPLE_GAMES): Hypothesis's own work per
+            # example costs as much as a short game.  The later games take
+            # seeds of their own and the same policy, without the prefix.
+            start = self.played_actions
+            for k in range(EXAMPLE_GAMES):
+                seed = game_seed if k == 0 else (game_seed + k * 7919) % 2**31
+                self.one_game(game, players, varied, seed, choose, skip, last)
+                first[0] = b""
+                if self.played_actions - start >= EXAMPLE_ACTIONS:
+                    break
 
         try:
             run()
         except _Found:
             return last["inputs"], last["found"]
         return None
+
+    def one_game(self, game, players, varied, seed, choose, skip, last):
+        """Play and check one game of an example; raise :class:`_Found`
+        with ``last`` holding what the finding needs to be shrunk."""
+        self.played_games += 1
+        if self.progress is not None:
+            self.progress(self.played_games, self.played_actions)
+        chosen = []
+        inputs = (game, players, dict(varied), seed, chosen)
+        try:
+            actions, final = play_game(game, players, seed, _Recorder(choose, chosen), self.max_actions,
+                                       skip, self.record, self.check_cycles)
+        except _Found as found:
+            last["inputs"], last["found"] = inputs, found
+            raise
+        except Exception as err:  # an engine bug: report it, do not hide it
+            if "crash" in skip:
+                return
+            found = _Found("crash", f"{type(err).__name__}: {err}")
+            last["inputs"], last["found"] = inputs, found
+            raise found from err
+        if final is not None and final.is_terminal and final.m.achievements:
+            self.note_achievements(final)
+        if "nondeterminism" not in skip and self.played_games % REPLAY_EVERY == 1 and final is not None \
+                and final.is_terminal:
+            # The first such game is replayed from its texts, as a log is
+            # (two legal actions with one text would show here); the later
+            # ones from the actions themselves, which is cheaper.
+            again, index = replay(game, players, seed,
+                                  _action_texts(final, actions) if self.played_games == 1 else actions)
+            if index is not None or again.key() != final.key() or _results(again) != _results(final):
+                last["inputs"] = inputs
+                last["found"] = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
+                raise last["found"]
 
     def minimise(self, inputs, found, skip, budget_s=5.0):
         """Greedily shorten the action trace while the same kind of finding

@@ -17,7 +17,7 @@ MAX_REMEMBERED = 100_000
 # The engine's own checks of a position (see play_game) run every so many
 # steps, the scores at these steps.
 CHECK_EVERY = 4
-SCORE_STEPS = frozenset(4 ** k for k in range(1, 12)) | {0}
+SCORE_STEPS = frozenset(16 ** k for k in range(1, 6)) | {0}
 
 
 class _Found(Exception):
@@ -51,22 +51,25 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     held = {}  # the places each invariant read when it last held (Machine.invariants_hold)
     step = 0
     while True:
+        terminal = state.is_terminal
+        # a finished game's scores are computed once, for both checks below
+        final_scores = _scores_or_error(state) if terminal else None
         if "invariant" not in skip:
             # The declared invariants and the capacities are checked after
             # every step; every card in one place every CHECK_EVERY steps and
             # at the end; the scores (computable, whole numbers) at the end
-            # and after steps 0, 4, 16, 64, ... (a game's score can cost as
+            # and after steps 0, 16, 256, 4096 (a game's score can cost as
             # much as a dozen steps: Hens's largest groups).
-            scores = state.is_terminal or step in SCORE_STEPS
+            scores = final_scores if terminal else step in SCORE_STEPS
             declared_only = bool(step % CHECK_EVERY) and not scores
             if not (declared_only and state.m.invariants_hold(state, held)):
                 broken = state.m.broken_invariants(state, declared_only=declared_only, scores=scores)
                 if broken:
                     message, span = broken[0]
                     raise _Found("invariant", message, _where(span))
-        if state.is_terminal:
+        if terminal:
             if "rule_error" not in skip:
-                message, span = _results_error(state)
+                message, span = _results_error(state, final_scores)
                 if message is not None:
                     raise _Found("rule_error", message, _where(span))
             return actions, state
@@ -115,11 +118,25 @@ def _action_texts(state, actions) -> list:
     return [state.action_text(a) for a in actions]
 
 
-def _results_error(state):
-    """(message, span) of a rule error met computing a finished game's
-    results (a score that cannot be computed), or (None, None)."""
+def _scores_or_error(state):
+    """A finished game's scores, or the :class:`RuleError` computing them."""
     try:
-        state.m.results(state)
+        return state.m.scores(state)
+    except RuleError as err:
+        return err
+
+
+def _results_error(state, scores=None):
+    """(message, span) of a rule error met computing a finished game's
+    results (a score that cannot be computed, a winner that cannot be
+    decided), or (None, None).  ``scores``: what :func:`_scores_or_error`
+    gave, if known."""
+    if scores is None:
+        scores = _scores_or_error(state)
+    if isinstance(scores, RuleError):
+        return scores.message, scores.span
+    try:
+        state.m.winners(state, scores)
     except RuleError as err:
         return err.message, err.span
     return None, None

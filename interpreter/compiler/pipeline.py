@@ -11,7 +11,7 @@ from .expressions import Expressions
 from .flow import FlowCompiler
 from .layout import Layout, compile_start
 from .params import resolve_params
-from .reads import zone_reads
+from .reads import nesting, zone_reads
 from .tree import all_blocks
 
 
@@ -63,7 +63,9 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     for inv in g.invariants:
         entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)
         m.invariants.append(entry)
-        reads = zone_reads(g, inv.cond)  # the places it reads, if that is all: see Machine.invariants_hold
+        # the places it reads, if that is all and it costs more to evaluate than to compare them:
+        # see Machine.invariants_hold
+        reads = zone_reads(g, inv.cond) if nesting(g, inv.cond) >= 2 else None
         m.invariant_reads.append(None if reads is None else (
             tuple(z * m.stride + p for z in sorted(reads[0]) for p in range(m.stride)), reads[1]))
         if inv.always:

@@ -37,6 +37,24 @@ def zone_reads(g, e):
     return frozenset(walker.zones), walker.card_vars
 
 
+def nesting(g, e) -> int:
+    """How deep generators nest in ``e``, through the user functions it
+    calls: 0 for none, 1 for a generator over a zone, 2 for a generator in
+    a generator...  (An invariant that nests less is cheaper to evaluate
+    than to compare what it reads.)"""
+    seen = set()
+
+    def depth(x) -> int:
+        inner = 0
+        if isinstance(x, A.Call) and g.res.get(id(x), ("",))[0] == "func" and x.func not in seen:
+            seen.add(x.func)
+            f = g.functions[x.func]
+            inner = max([depth(f.body)] + [depth(let.expr) for let in f.lets])
+        here = max([inner] + [depth(c) for c in children(x)])
+        return here + 1 if isinstance(x, (A.CallGen, A.ListComp)) else here
+    return depth(e)
+
+
 class _Reads:
     def __init__(self, g):
         self.g = g
