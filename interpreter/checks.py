@@ -9,8 +9,7 @@ the fuzzer and ``explore`` call these between steps.
 from __future__ import annotations
 
 import marshal
-from itertools import chain
-from operator import contains
+from itertools import chain, repeat
 
 from .runtime import MAX_WORK, RuleError
 
@@ -184,24 +183,16 @@ class MachineChecks:
         """Is every card in play in exactly one place, the one the engine
         records for it?  (The quick test of every step of the fuzzer;
         :meth:`misplaced_cards` says what is wrong.)"""
-        loc, stacks = st.loc, self.stack_instances
-        if not stacks:  # each card lies in the place the engine records, and only once: all at C speed
-            Z = st.Z
-            cards = list(chain.from_iterable(Z))
-            return (len(cards) == len(st.inplay) == len(set(cards))
-                    and all(map(contains, map(Z.__getitem__, map(loc.__getitem__, cards)), cards)))
-        total = 0
-        cards = []
-        for inst, z in enumerate(st.Z):
-            if not z:
-                continue
-            if inst in stacks:
-                z = [x for s in z for x in s]
-            if not all(map(inst.__eq__, map(loc.__getitem__, z))):
-                return False
-            total += len(z)
-            cards += z
-        return total == len(st.inplay) == len(set(cards))
+        loc, Z = st.loc, st.Z
+        if self.stack_instances:  # a row of stacks: its cards, in one list
+            Z = list(Z)
+            for i in self.stack_instances:
+                Z[i] = list(chain.from_iterable(Z[i]))
+        # each card lies in the place the engine records, and only once: all at C speed
+        cards = list(chain.from_iterable(Z))
+        return (len(cards) == len(st.inplay) == len(set(cards))
+                and list(map(loc.__getitem__, cards)) == list(chain.from_iterable(map(repeat, range(len(Z)),
+                                                                                   map(len, Z)))))
 
     def misplaced_cards(self, st) -> list:
         out = []

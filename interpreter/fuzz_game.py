@@ -50,11 +50,14 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     seen = {}
     held = {}  # the places each invariant read when it last held (Machine.invariants_hold)
     step = 0
+    m = state.m
+    invariants = "invariant" not in skip
+    cycles = check_cycles and "cycle" not in skip
     while True:
-        terminal = state.is_terminal
+        terminal = state.done
         # a finished game's scores are computed once, for both checks below
         final_scores = _scores_or_error(state) if terminal else None
-        if "invariant" not in skip:
+        if invariants:
             # The declared invariants and the capacities are checked after
             # every step; every card in one place every CHECK_EVERY steps and
             # at the end; the scores (computable, whole numbers) at the end
@@ -62,8 +65,10 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
             # much as a dozen steps: Hens's largest groups).
             scores = final_scores if terminal else step in SCORE_STEPS
             declared_only = bool(step % CHECK_EVERY) and not scores
-            if not (declared_only and state.m.invariants_hold(state, held)):
-                broken = state.m.broken_invariants(state, declared_only=declared_only, scores=scores)
+            # the quick tests first; only when one fails is each check made again, to say why
+            if not (m.invariants_hold(state, held) and (declared_only or m.cards_in_place(state))
+                    and (scores is False or _scores_ok(state, scores))):
+                broken = m.broken_invariants(state, declared_only=declared_only, scores=scores)
                 if broken:
                     message, span = broken[0]
                     raise _Found("invariant", message, _where(span))
@@ -73,8 +78,8 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 if message is not None:
                     raise _Found("rule_error", message, _where(span))
             return actions, state
-        if check_cycles and "cycle" not in skip and step < MAX_REMEMBERED:
-            key = state.m.position_bytes(state)
+        if cycles and step < MAX_REMEMBERED:
+            key = m.position_bytes(state)
             first = seen.get(key)
             if first is not None:
                 raise _Found("cycle", f"the position after action {first} came back after action {step}: "
@@ -124,6 +129,13 @@ def _scores_or_error(state):
         return state.m.scores(state)
     except RuleError as err:
         return err
+
+
+def _scores_ok(state, scores) -> bool:
+    """Are the scores (True: compute them now) whole numbers that could be computed?"""
+    if scores is True:
+        scores = _scores_or_error(state)
+    return not isinstance(scores, RuleError) and set(map(type, scores)) == {int}
 
 
 def _results_error(state, scores=None):

@@ -442,7 +442,10 @@ class Expressions:
                 f"            {memo}.clear()",
                 f"        {memo}[k] = (v, w - st.m.work_left)",
                 "        return v",
-                "    _charge(st, e[1])",
+                "    m = st.m",
+                "    m.work_left -= e[1]",
+                "    if m.work_left < 0:",
+                "        _charge(st, 0)",
                 "    return e[0]"]
 
     def memo_key(self, name, params, ptypes) -> list:
