@@ -263,8 +263,11 @@ def subsets(st, cards, lo, hi):
     n = len(cards)
     hi = n if hi is None else min(hi, n)
     lo = max(lo, 0)
+    keys = copy_keys(st, cards)
+    if len(set(keys)) == n and lo <= hi and n <= 12:  # no copies, few cards: plain combinations, at C speed
+        return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
     labels = {}  # each card's group, numbered in the order of the groups' first cards
-    shape = tuple(labels.setdefault(key, len(labels)) for key in copy_keys(st, cards))
+    shape = tuple(labels.setdefault(key, len(labels)) for key in keys)
     positions = _POSITIONS.get((shape, lo, hi))
     if positions is None:
         positions = _subset_positions(shape, lo, hi)

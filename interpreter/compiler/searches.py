@@ -140,17 +140,22 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"{pad}{left} -= len({var}_d)")
         lines.append(f"{pad}if {left} < 0:")
         lines.append(f"{pad}    _wide({action_ref})")
+        values.append(var)
+        if i == len(params) - 1 and not levels[i + 1]:  # the innermost loop, with nothing to test
+            tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")"
+            lines.append(f"{pad}out += [prefix + {tup} for {var} in {var}_d]")
+            break
         lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
         if exprs.t(dom) == "stacks" and high is None:
             lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
             ctx[("cards", slot)] = f"{var}_cards"
-        values.append(var)
         indent += 4
         emit_level(levels[i + 1], indent, "continue")
-    pad = " " * indent
-    tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")" if values else "()"
-    lines.append(f"{pad}out.append(prefix + {tup})" if values else f"{pad}out.append(prefix)")
+    else:
+        pad = " " * indent
+        tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")" if values else "()"
+        lines.append(f"{pad}out.append(prefix + {tup})" if values else f"{pad}out.append(prefix)")
     if params and not asks:
         lines.append("    st.m.search_left = _left")
     return ns.define("\n".join(lines) + "\n", name)
