@@ -127,20 +127,28 @@ class MachineChecks:
         places as they were when it last held: while they are the same, it
         holds still, and is not evaluated again."""
         self.work_left = MAX_WORK
-        Z = st.Z
+        plan = self._hold_plan
+        if plan is None:  # (evaluated each time, kept while their places stay the same)
+            plan = self._hold_plan = (
+                [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None],
+                [(i, f, r[0], r[1]) for i, ((f, _, _), r) in enumerate(zip(self.invariants, self.invariant_reads))
+                 if r is not None])
+        each, kept = plan
         try:
-            for i, (f, _, _) in enumerate(self.invariants):
-                reads = self.invariant_reads[i] if held is not None else None
-                if reads is None:
-                    if not f(st):
-                        return False
-                    continue
-                places, card_vars = reads
-                now = marshal.dumps(([Z[j] for j in places], st.C if card_vars else None), 2)
-                if held.get(i) != now:
-                    if not f(st):
-                        return False
-                    held[i] = now
+            if held is None:
+                return all(f(st) for f, _, _ in self.invariants) and not (
+                    self.capacities and self.broken_capacities(st))
+            for f in each:
+                if not f(st):
+                    return False
+            if kept:
+                Z = st.Z
+                for i, f, places, card_vars in kept:
+                    now = marshal.dumps(([Z[j] for j in places], st.C if card_vars else None), 2)
+                    if held.get(i) != now:
+                        if not f(st):
+                            return False
+                        held[i] = now
         except EVAL_ERRORS:
             return False
         return not self.capacities or not self.broken_capacities(st)
