@@ -128,12 +128,13 @@ class Game:
                     self.explicit_chance, params)
 
 
-def load(path, /, explicit_chance: bool = False, coverage: bool = False, check_invariants: bool = False,
+def load(path, /, explicit_chance: bool = False, coverage: bool | str = False, check_invariants: bool = False,
          **params) -> Game:
     """Parse, check and compile a rules file.  Raises
     :class:`rulelang.RulesError` for a bad file and :class:`ParamError` for
     a bad parameter.  For the fuzzer: ``coverage=True`` counts, in
-    ``game.machine``, each pass through a branch, loop and choice;
+    ``game.machine``, each pass through a branch, loop and choice
+    (``coverage="lines"``: each statement too);
     ``check_invariants=True`` checks the declared invariants and capacities
     after every statement that moves cards or sets a variable."""
     checked = rulelang.load_checked(Path(path))

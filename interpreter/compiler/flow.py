@@ -103,6 +103,8 @@ class FlowCompiler:
     # ------------------------------------------------------------ statements
     def block(self, body):
         for st in body:
+            if self.coverage == "lines":  # each statement counted, by its place in the file (rulerun diff)
+                self.probe("line", "", st.span)
             self.stmt(st)
             if self.check_invariants and isinstance(st, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap,
                                                          A.SetRandom, A.LetRandom)):
