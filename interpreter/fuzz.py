@@ -65,6 +65,9 @@ EXAMPLE_ACTIONS = 400
 EXAMPLE_GAMES = 8
 # Every so many games, one is played again to check that it comes out the same.
 REPLAY_EVERY = 10
+# After a game that need not end is found, later games stop at four times the
+# longest game that ended by itself, and never sooner than this.
+ENDLESS_CAP_FLOOR = 200
 REPLAY_VERSION = 1
 
 
@@ -134,6 +137,7 @@ class _Fuzzer:
             self.counts = counts
         self.vary = self.vary_strategies(first, vary or ())
         self.played_games = 0
+        self.longest_finished = 0  # the most actions of a game that ended by itself
         self.played_actions = 0
         self.chosen = {}  # action name -> times played
         self.achieved = {}  # achievement text -> finished games in which someone reached it
@@ -266,8 +270,10 @@ class _Fuzzer:
             found = _Found("crash", f"{type(err).__name__}: {err}")
             last["inputs"], last["found"] = inputs, found
             raise found from err
-        if final is not None and final.is_terminal and final.m.achievements:
-            self.note_achievements(final)
+        if final is not None and final.is_terminal:
+            self.longest_finished = max(self.longest_finished, len(actions))
+            if final.m.achievements:
+                self.note_achievements(final)
         if "nondeterminism" not in skip and self.played_games % REPLAY_EVERY == 1 and final is not None \
                 and final.is_terminal:
             # The first such game is replayed from its texts, as a log is
@@ -392,6 +398,10 @@ def fuzz(path, players="all", examples: int = 100, max_actions: int = 5000, vary
         skip.add(found.kind)
         if found.kind == "cycle":
             skip.add("endless")  # a position that can repeat already says the game need not end
+        if found.kind in ("cycle", "endless"):
+            # the later searches need not play a game that may go on forever to --max-actions:
+            # four times the longest game that ended by itself is plenty to reach what ends
+            fz.max_actions = min(fz.max_actions, max(ENDLESS_CAP_FLOOR, 4 * fz.longest_finished))
         if skip >= set(KINDS):
             break
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0)

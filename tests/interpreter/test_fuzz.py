@@ -315,6 +315,15 @@ def test_rule_error_with_every_kind_ends():
     assert [f.kind for f in report.findings] == ["rule_error"], summary(report)
 
 
+def test_after_an_endless_game_the_later_searches_stop_games_early():
+    """Once a game that need not end is found, the searches for the other kinds stop each game
+    at four times the longest game that ended by itself (at least 200 actions), instead of
+    playing every stubborn game to max_actions: waiting_game took 435,572 actions before."""
+    report = fuzz(rules_path("waiting_game"), examples=100, max_actions=5000, seed=0)
+    assert [f.kind for f in report.findings] == ["endless"], summary(report)
+    assert report.actions < 100_000, summary(report)
+
+
 # ---------------------------------------------------------------- replay files
 def test_replay_file_round_trip(tmp_path):
     finding = the_finding("jester_trap")
