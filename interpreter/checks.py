@@ -86,7 +86,8 @@ class MachineChecks:
             parts.append(st.F)
         if self.grid_instances:
             P = st.P
-            parts.append([[P[c] for c in st.Z[i]] for i in self.grid_instances])
+            Z = st.Z
+            parts.append([list(map(P.__getitem__, Z[i])) for i in self.grid_instances])
         try:
             return marshal.dumps(parts, 2)
         except ValueError:  # pragma: no cover - a value marshal cannot write: the key, as bytes
