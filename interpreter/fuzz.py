@@ -98,6 +98,7 @@ class Report:
     seconds: float = 0.0
     coverage: list = attrs.Factory(list)  # dicts: kind, what, where, count
     unused: list = attrs.Factory(list)  # descriptions of what never ran
+    out_of_time: bool = False  # the run stopped at its time limit
 
     @property
     def ok(self) -> bool:
@@ -111,10 +112,15 @@ class Report:
         return {"rules": self.rules, "ok": self.ok, "games": self.games, "actions": self.actions,
                 "seconds": round(self.seconds, 3), "actions_per_s": round(self.actions_per_s, 1),
                 "findings": [f.to_dict() for f in self.findings], "coverage": self.coverage,
-                "unused": self.unused}
+                "unused": self.unused, "out_of_time": self.out_of_time}
 
 
 # ---------------------------------------------------------------- the search
+class _OutOfTime(BaseException):
+    """The run's time is up.  A BaseException, so that Hypothesis lets it
+    through at once instead of taking it for a failure to shrink."""
+
+
 class _Fuzzer:
     def __init__(self, path, players, examples, max_actions, vary, seed, params, progress, check_cycles):
         self.path = str(path)
@@ -138,6 +144,8 @@ class _Fuzzer:
         self.vary = self.vary_strategies(first, vary or ())
         self.played_games = 0
         self.longest_finished = 0  # the most actions of a game that ended by itself
+        self.deadline = None  # time.perf_counter() at which the run stops (fuzz's time_limit)
+        self.out_of_time = False
         self.played_actions = 0
         self.chosen = {}  # action name -> times played
         self.achieved = {}  # achievement text -> finished games in which someone reached it
@@ -238,6 +246,8 @@ class _Fuzzer:
             # seeds of their own and the same policy, without the prefix.
             start = self.played_actions
             for k in range(EXAMPLE_GAMES):
+                if self.deadline is not None and time.perf_counter() > self.deadline:
+                    raise _OutOfTime
                 seed = game_seed if k == 0 else (game_seed + k * 7919) % 2**31
                 self.one_game(game, players, varied, seed, choose, skip, last)
                 first[0] = b""
@@ -248,6 +258,10 @@ class _Fuzzer:
             run()
         except _Found:
             return last["inputs"], last["found"]
+        except _OutOfTime:
+            self.out_of_time = True
+            if "found" in last:  # the time ran out while Hypothesis shrank a finding: keep it
+                return last["inputs"], last["found"]
         return None
 
     def one_game(self, game, players, varied, seed, choose, skip, last):
@@ -380,16 +394,24 @@ def _texts(game, players, seed, choices, max_actions, skip, check_cycles):
     return texts
 
 
-def fuzz(path, players="all", examples: int = 100, max_actions: int = 5000, vary=(), seed: int = 0,
-         params=None, progress=None, kinds=KINDS, check_cycles: bool = True) -> Report:
+def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 5000, vary=(), seed: int = 0,
+         params=None, progress=None, kinds=KINDS, check_cycles: bool = True,
+         time_limit: float | None = None) -> Report:
     """Fuzz a rules file; returns a :class:`Report`.  ``players``: a count,
     a list of counts, or "all"; ``vary``: parameter names to draw within
-    their ranges; ``kinds``: the kinds of finding to look for."""
+    their ranges; ``kinds``: the kinds of finding to look for;
+    ``time_limit``: seconds of searching, after which the run stops and
+    reports what it found (``examples=None`` with a time limit: as many
+    examples as the time allows)."""
+    if examples is None:
+        examples = 100 if time_limit is None else 10**9
     fz = _Fuzzer(path, players, examples, max_actions, vary, seed, params, progress, check_cycles)
     t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
+    if time_limit is not None:
+        fz.deadline = t0 + time_limit
     skip = set(KINDS) - set(kinds)
     findings = []
-    while True:
+    while not fz.out_of_time:
         result = fz.search(frozenset(skip))
         if result is None:
             break
@@ -404,7 +426,8 @@ def fuzz(path, players="all", examples: int = 100, max_actions: int = 5000, vary
             fz.max_actions = min(fz.max_actions, max(ENDLESS_CAP_FLOOR, 4 * fz.longest_finished))
         if skip >= set(KINDS):
             break
-    report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0)
+    report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
+                    out_of_time=fz.out_of_time)
     _coverage(fz, report)
     return report
 

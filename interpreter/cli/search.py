@@ -21,8 +21,11 @@ from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
 @click.argument("file", type=RULES_FILE)
 @click.option("--players", "-p", default="all", show_default=True,
               help="A player count, or 'all' for every count the game allows.")
-@click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games per search (each kind of finding gets its own search).")
+@click.option("--examples", type=click.IntRange(min=1), default=None,
+              help="Examples per search (each kind of finding gets its own search; an example plays "
+                   "games until it has 400 actions). Default: 100, or as many as --time allows.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
+              help="Stop searching after this many seconds and report what was found.")
 @click.option("--max-actions", type=click.IntRange(min=1), default=5000, show_default=True,
               help="A game longer than this is reported as endless.")
 @click.option("--vary", multiple=True, metavar="PARAM",
@@ -34,7 +37,7 @@ from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: the whole report.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write a replay file for each finding into this folder.")
-def fuzz_cmd(file, players, examples, max_actions, vary, seed, params, no_cycles, as_json, out):
+def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, seed, params, no_cycles, as_json, out):
     """Search for dead states, endless games, broken invariants and rule errors.
 
     Plays many games with choices drawn by Hypothesis, checks every step,
@@ -44,6 +47,7 @@ def fuzz_cmd(file, players, examples, max_actions, vary, seed, params, no_cycles
     \b
     Examples:
       rulerun fuzz games/fox_in_the_henhouse.rules --examples 300
+      rulerun fuzz games/desplumados.rules --time 60
       rulerun fuzz games/emu_ranchers.rules --vary excuse --vary pawns --out findings/
       rulerun replay findings/emu_ranchers-dead_state-2p-17.json
     """
@@ -64,7 +68,8 @@ def fuzz_cmd(file, players, examples, max_actions, vary, seed, params, no_cycles
     progress, stop = _progress("fuzzing", as_json)
     try:
         report = fuzz(file, players=players, examples=examples, max_actions=max_actions, vary=vary,
-                      seed=seed, params=params, progress=progress, check_cycles=not no_cycles)
+                      seed=seed, params=params, progress=progress, check_cycles=not no_cycles,
+                      time_limit=time_limit)
     except ValueError as e:
         raise _usage_error(str(e)) from None
     except RuleError as e:
@@ -78,7 +83,8 @@ def fuzz_cmd(file, players, examples, max_actions, vary, seed, params, no_cycles
         click.echo(json.dumps(d))
     else:
         click.echo(f"{game.title} ({file}): {report.games} games, {report.actions} actions in "
-                   f"{report.seconds:.1f} s ({report.actions_per_s:.0f} actions/s)")
+                   f"{report.seconds:.1f} s ({report.actions_per_s:.0f} actions/s)"
+                   + (", stopped at the time limit" if report.out_of_time else ""))
         if not report.findings:
             click.echo("no finding")
         for i, f in enumerate(report.findings):

@@ -324,6 +324,14 @@ def test_after_an_endless_game_the_later_searches_stop_games_early():
     assert report.actions < 100_000, summary(report)
 
 
+def test_a_time_limit_stops_the_run_and_keeps_what_it_found():
+    report = fuzz(rules_path("waiting_game"), examples=None, time_limit=1.0, seed=0)
+    assert report.out_of_time and [f.kind for f in report.findings] == ["endless"], summary(report)
+    assert report.seconds < 3  # the search stopped; the finding's shrinking has its own 5 s budget
+    clean = fuzz(rules_path("waiting_game", twin=True), examples=None, time_limit=0.5, seed=0)
+    assert clean.out_of_time and clean.findings == [] and clean.games > 10, summary(clean)
+
+
 # ---------------------------------------------------------------- replay files
 def test_replay_file_round_trip(tmp_path):
     finding = the_finding("jester_trap")

@@ -141,3 +141,12 @@ def test_real_games_have_no_static_warnings():
         r = run("check", str(ROOT / "games" / f"{name}.rules"))
         assert r.exit_code == 0
         assert r.output.strip().endswith(": ok"), r.output
+
+
+def test_fuzz_time_limit(tmp_path):
+    path = write(tmp_path, "fixed.rules", FIXED)
+    result = run("fuzz", path, "--time", "0.5", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and data["out_of_time"] is True and data["games"] > 10
+    bad = CliRunner().invoke(cli, ["fuzz", path, "--time", "0"])
+    assert bad.exit_code == 2 and "--time" in bad.output
