@@ -42,14 +42,11 @@ each action ever played: what never ran is listed as unused.
 
 from __future__ import annotations
 
-import json
 import random
 import time
-from pathlib import Path
 
-import attrs
-
-from .fuzz_game import _action_texts, _Found, _results, _where, play_game, replay
+from .fuzz_game import _action_texts, _Found, _results, play_game, replay
+from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
 from .game import Game, load
 from .record import game_record
 from .runtime import RuleError
@@ -68,51 +65,6 @@ REPLAY_EVERY = 10
 # After a game that need not end is found, later games stop at four times the
 # longest game that ended by itself, and never sooner than this.
 ENDLESS_CAP_FLOOR = 200
-REPLAY_VERSION = 1
-
-
-@attrs.define
-class Finding:
-    kind: str
-    message: str
-    players: int
-    params: dict
-    seed: int
-    actions: list  # the actions' text forms, in order; the finding is after the last
-    where: str | None = None  # FILE:LINE:COL of the rule concerned, when known
-    loop_from: int | None = None  # for a cycle: the step where the repeated position first stood
-
-    def to_dict(self) -> dict:
-        return attrs.asdict(self)
-
-    def replay_dict(self, rules_file: str) -> dict:
-        return {"rulelang_replay": REPLAY_VERSION, "rules": rules_file, "finding": self.to_dict()}
-
-
-@attrs.define
-class Report:
-    rules: str
-    findings: list
-    games: int = 0
-    actions: int = 0
-    seconds: float = 0.0
-    coverage: list = attrs.Factory(list)  # dicts: kind, what, where, count
-    unused: list = attrs.Factory(list)  # descriptions of what never ran
-    out_of_time: bool = False  # the run stopped at its time limit
-
-    @property
-    def ok(self) -> bool:
-        return not self.findings
-
-    @property
-    def actions_per_s(self) -> float:
-        return self.actions / self.seconds if self.seconds else 0.0
-
-    def to_dict(self) -> dict:
-        return {"rules": self.rules, "ok": self.ok, "games": self.games, "actions": self.actions,
-                "seconds": round(self.seconds, 3), "actions_per_s": round(self.actions_per_s, 1),
-                "findings": [f.to_dict() for f in self.findings], "coverage": self.coverage,
-                "unused": self.unused, "out_of_time": self.out_of_time}
 
 
 # ---------------------------------------------------------------- the search
@@ -428,41 +380,8 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
             break
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)
-    _coverage(fz, report)
+    coverage_report(fz, report)
     return report
-
-
-def _coverage(fz, report):
-    counts = {}
-    points = None
-    for game in fz.games.values():
-        for m in {id(m): m for m in game._machines.values()}.values():
-            points = m.coverage_points
-            for i, c in enumerate(m.coverage_counts):
-                counts[i] = counts.get(i, 0) + c
-    # a trigger's body is laid out at every place it can fire: its copies count as one
-    merged = {}
-    for i, (kind, what, span) in enumerate(points or ()):
-        key = (kind, what, _where(span))
-        merged[key] = merged.get(key, 0) + counts.get(i, 0)
-    for (kind, what, where), n in merged.items():
-        report.coverage.append({"kind": kind, "what": what, "where": where, "count": n})
-        if not n:
-            report.unused.append(f"{where}: {what} never happened")
-    game = next(iter(fz.games.values()))
-    if game.checked.achievements is not None:
-        for item in game.checked.achievements.items:
-            n = fz.achieved.get(item.text, 0)
-            report.coverage.append({"kind": "achievement", "what": f'achievement "{item.text}" reached',
-                                    "where": str(item.span), "count": n})
-            if not n:
-                report.unused.append(f'{item.span}: achievement "{item.text}" was never reached')
-    for name, a in game.checked.actions.items():
-        n = fz.chosen.get(name, 0)
-        report.coverage.append({"kind": "action", "what": f"action {name} played", "where": str(a.span),
-                                "count": n})
-        if not n:
-            report.unused.append(f"{a.span}: action {name} was never played")
 
 
 def assert_no_findings(path, **kwargs) -> Report:
@@ -486,44 +405,5 @@ def assert_no_findings(path, **kwargs) -> Report:
     return report
 
 
-# ---------------------------------------------------------------- replay files
-def save_replay(finding: Finding, rules_file: str, out_dir) -> Path:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    stem = Path(rules_file).stem
-    path = out / f"{stem}-{finding.kind}-{finding.players}p-{finding.seed}.json"
-    path.write_text(json.dumps(finding.replay_dict(rules_file), indent=2) + "\n")
-    return path
-
-
-class ReplayError(Exception):
-    """A replay file that cannot be read or does not fit its rules file."""
-
-
-def load_replay(path) -> tuple[str, Finding]:
-    """Read a replay file; returns (rules file, finding)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ReplayError(f"cannot read {path}: {err.strerror or err}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ReplayError(f"{path} is not a replay file (not JSON: {err})") from None
-    except RecursionError:
-        raise ReplayError(f"{path} is not a replay file (nested too deeply)") from None
-    if not isinstance(data, dict) or data.get("rulelang_replay") != REPLAY_VERSION:
-        raise ReplayError(f"{path} is not a rulelang replay file (version {REPLAY_VERSION})")
-    try:
-        f = data["finding"]
-        if not isinstance(f.get("actions"), list) or not all(isinstance(a, str) for a in f["actions"]):
-            raise ValueError("actions must be a list of action texts")
-        if not isinstance(f.get("params", {}), dict):
-            raise ValueError("params must be an object")
-        finding = Finding(str(f["kind"]), str(f["message"]), int(f["players"]), dict(f["params"]),
-                          int(f["seed"]), [str(a) for a in f["actions"]], f.get("where"), f.get("loop_from"))
-        return str(data["rules"]), finding
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise ReplayError(f"{path}: a field is missing or malformed ({err})") from None
-
-
 __all__ = ["fuzz", "assert_no_findings", "Finding", "Report", "KINDS", "save_replay", "load_replay",
-           "ReplayError", "replay", "play_game"]
+           "ReplayError", "replay", "play_game", "REPLAY_VERSION"]
