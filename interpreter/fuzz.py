@@ -47,6 +47,8 @@ import time
 
 from .fuzz_game import _action_texts, _Found, _results, play_game, replay
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
+from .compiler import ParamError
+from .fuzz_params import game_with, small_parameters, strategies
 from .game import Game, load
 from .record import game_record
 from .runtime import RuleError
@@ -74,7 +76,8 @@ class _OutOfTime(BaseException):
 
 
 class _Fuzzer:
-    def __init__(self, path, players, examples, max_actions, vary, seed, params, progress, check_cycles):
+    def __init__(self, path, players, examples, max_actions, vary, seed, params, progress, check_cycles,
+                 vary_small=True, fixed=()):
         self.path = str(path)
         self.base_params = dict(params or {})
         self.examples = examples
@@ -93,7 +96,14 @@ class _Fuzzer:
                 if not lo <= n <= hi:
                     raise ValueError(f"{first.title} is for {lo} to {hi} players, not {n}")
             self.counts = counts
-        self.vary = self.vary_strategies(first, vary or ())
+        known = {name for name, *_ in first.param_info()}
+        for name in fixed:
+            if name not in known:
+                raise ValueError(f'--fixed: unknown parameter "{name}" (parameters: {", ".join(known) or "none"})')
+        small = [n for n in small_parameters(first) if n not in fixed and n not in self.base_params] \
+            if vary_small else []
+        self.vary_names, self.vary = strategies(first, [n for n in (vary or ()) if n not in fixed], small)
+        self.defaults = first.params
         self.played_games = 0
         self.longest_finished = 0  # the most actions of a game that ended by itself
         self.deadline = None  # time.perf_counter() at which the run stops (fuzz's time_limit)
@@ -110,38 +120,17 @@ class _Fuzzer:
         for text, seats in reached.items():
             self.achieved[text] = self.achieved.get(text, 0) + bool(seats)
 
-    def game(self, varied: tuple) -> Game:
-        g = self.games.get(varied)
-        if g is None:
-            params = dict(self.base_params)
-            params.update(dict(varied))
-            g = load(self.path, coverage=True, check_invariants=True, **params)
-            self.games[varied] = g
+    def game(self, varied: tuple) -> Game | None:
+        """The game with the drawn parameters ``varied`` ((name, value) pairs;
+        () for none): loaded once, then compiled again per combination."""
+        if varied in self.games:
+            return self.games[varied]
+        if not varied:
+            g = load(self.path, coverage=True, check_invariants=True, **self.base_params)
+        else:
+            g = game_with(self.games[()], self.path, {**self.base_params, **dict(varied)})
+        self.games[varied] = g
         return g
-
-    def vary_strategies(self, game, names):
-        from hypothesis import strategies as st
-
-        out = []
-        info = {name: (kind, t) for name, kind, t, _, _ in game.param_info()}
-        checked = game.checked
-        for name in names:
-            if name not in info:
-                raise ValueError(f'--vary: unknown parameter "{name}" (parameters: {", ".join(info) or "none"})')
-            t = info[name][1]
-            if t == "bool":
-                out.append((name, st.booleans()))
-                continue
-            p = checked.params[name]
-            if p.low is None:
-                raise ValueError(f'--vary {name}: the parameter declares no range to draw from')
-            from .compiler.expressions import NOT_CONST, Expressions
-            exprs = Expressions(checked, game.params, layout=None)
-            lo, hi = exprs.constant(p.low), exprs.constant(p.high)
-            if lo is NOT_CONST or hi is NOT_CONST:
-                raise ValueError(f'--vary {name}: its range must be plain numbers')
-            out.append((name, st.integers(lo, hi)))
-        return out
 
     def record(self, state, a):
         name = state.m.site_actions[a[0]].action.name
@@ -164,16 +153,18 @@ class _Fuzzer:
         # on six draws from st.data(), and shrinks it the same way.
         @given(inputs=st.tuples(
             st.sampled_from(self.counts),                  # players
-            st.tuples(*(s for _, s in self.vary)),         # the varied parameters
+            self.vary,                                     # the drawn parameters (None: default)
             st.integers(0, 2**31 - 1),                     # the game's seed
             st.binary(max_size=2 * PREFIX_STEPS),          # the first choices
             st.sampled_from(POLICIES),                     # then the policy
             st.integers(0, 2**31 - 1)))                    # and its seed
         def run(inputs):
             players, values, game_seed, prefix, style, policy_seed = inputs
-            varied = tuple((name, v) for (name, _), v in zip(self.vary, values))
+            varied = tuple((name, v) for name, v in zip(self.vary_names, values) if v is not None)
             policy = random.Random(policy_seed)
             game = self.game(varied)
+            if game is None:  # a combination the rules refuse: nothing to play
+                return
             last_pick = [0]
             first = [prefix]  # the drawn choices lead the example's first game only
 
@@ -227,6 +218,8 @@ class _Fuzzer:
         try:
             actions, final = play_game(game, players, seed, _Recorder(choose, chosen), self.max_actions,
                                        skip, self.record, self.check_cycles)
+        except ParamError:  # a drawn value out of its range at this player count: not a game
+            return
         except _Found as found:
             last["inputs"], last["found"] = inputs, found
             raise
@@ -348,16 +341,19 @@ def _texts(game, players, seed, choices, max_actions, skip, check_cycles):
 
 def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 5000, vary=(), seed: int = 0,
          params=None, progress=None, kinds=KINDS, check_cycles: bool = True,
-         time_limit: float | None = None) -> Report:
+         time_limit: float | None = None, vary_small: bool = True, fixed=()) -> Report:
     """Fuzz a rules file; returns a :class:`Report`.  ``players``: a count,
     a list of counts, or "all"; ``vary``: parameter names to draw within
-    their ranges; ``kinds``: the kinds of finding to look for;
+    their ranges; ``vary_small``: also draw every option and small-range
+    parameter, half the time at its default (see :mod:`.fuzz_params`),
+    except those in ``fixed`` or ``params``; ``kinds``: the kinds of finding to look for;
     ``time_limit``: seconds of searching, after which the run stops and
     reports what it found (``examples=None`` with a time limit: as many
     examples as the time allows)."""
     if examples is None:
         examples = 100 if time_limit is None else 10**9
-    fz = _Fuzzer(path, players, examples, max_actions, vary, seed, params, progress, check_cycles)
+    fz = _Fuzzer(path, players, examples, max_actions, vary, seed, params, progress, check_cycles,
+                 vary_small, fixed)
     t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
     if time_limit is not None:
         fz.deadline = t0 + time_limit

@@ -42,6 +42,7 @@ class Report:
     coverage: list = attrs.Factory(list)  # dicts: kind, what, where, count
     unused: list = attrs.Factory(list)  # descriptions of what never ran
     out_of_time: bool = False  # the run stopped at its time limit
+    only_under: list = attrs.Factory(list)  # rules that ran only with a drawn parameter off its default
 
     @property
     def ok(self) -> bool:
@@ -55,29 +56,33 @@ class Report:
         return {"rules": self.rules, "ok": self.ok, "games": self.games, "actions": self.actions,
                 "seconds": round(self.seconds, 3), "actions_per_s": round(self.actions_per_s, 1),
                 "findings": [f.to_dict() for f in self.findings], "coverage": self.coverage,
-                "unused": self.unused, "out_of_time": self.out_of_time}
+                "unused": self.unused, "out_of_time": self.out_of_time, "only_under": self.only_under}
 
 
 
 def coverage_report(fz, report) -> None:
-    """Fill ``report.coverage`` and ``report.unused`` from the fuzzer's machines and counts."""
-    counts = {}
-    points = None
-    for game in fz.games.values():
+    """Fill ``report.coverage``, ``report.unused`` and ``report.only_under``
+    from the fuzzer's machines and counts."""
+    from .fuzz_params import only_under_a_setting
+
+    # a trigger's body is laid out at every place it can fire: its copies count as one;
+    # each point's count is kept per setting of the drawn parameters
+    points = {}
+    for varied, game in fz.games.items():
+        if game is None:
+            continue
         for m in {id(m): m for m in game._machines.values()}.values():
-            points = m.coverage_points
-            for i, c in enumerate(m.coverage_counts):
-                counts[i] = counts.get(i, 0) + c
-    # a trigger's body is laid out at every place it can fire: its copies count as one
-    merged = {}
-    for i, (kind, what, span) in enumerate(points or ()):
-        key = (kind, what, _where(span))
-        merged[key] = merged.get(key, 0) + counts.get(i, 0)
-    for (kind, what, where), n in merged.items():
+            for (kind, what, span), c in zip(m.coverage_points, m.coverage_counts):
+                by_setting = points.setdefault((kind, what, _where(span)), {})
+                by_setting[varied] = by_setting.get(varied, 0) + c
+    for (kind, what, where), by_setting in points.items():
+        n = sum(by_setting.values())
         report.coverage.append({"kind": kind, "what": what, "where": where, "count": n})
         if not n:
             report.unused.append(f"{where}: {what} never happened")
-    game = next(iter(fz.games.values()))
+    if fz.vary_names:
+        report.only_under = only_under_a_setting(points, fz.defaults)
+    game = fz.games[()]
     if game.checked.achievements is not None:
         for item in game.checked.achievements.items:
             n = fz.achieved.get(item.text, 0)

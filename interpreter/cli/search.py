@@ -29,7 +29,10 @@ from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
 @click.option("--max-actions", type=click.IntRange(min=1), default=5000, show_default=True,
               help="A game longer than this is reported as endless.")
 @click.option("--vary", multiple=True, metavar="PARAM",
-              help="Draw this parameter within its declared range (repeatable).")
+              help="Draw this parameter within its declared range (repeatable). Every option and every "
+                   "parameter with a range of at most 21 values is drawn anyway, half the time at its default.")
+@click.option("--fixed", multiple=True, metavar="PARAM",
+              help="Keep this option or parameter at its default (repeatable; 'all': draw none but --vary's).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
 @click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
               help="Fix a game parameter or option (repeatable).")
@@ -37,7 +40,8 @@ from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: the whole report.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write a replay file for each finding into this folder.")
-def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, seed, params, no_cycles, as_json, out):
+def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed, params, no_cycles, as_json,
+             out):
     """Search for dead states, endless games, broken invariants and rule errors.
 
     Plays many games with choices drawn by Hypothesis, checks every step,
@@ -48,7 +52,7 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, seed, param
     Examples:
       rulerun fuzz games/fox_in_the_henhouse.rules --examples 300
       rulerun fuzz games/desplumados.rules --time 60
-      rulerun fuzz games/emu_ranchers.rules --vary excuse --vary pawns --out findings/
+      rulerun fuzz games/emu_ranchers.rules --vary upkeep --fixed years --out findings/
       rulerun replay findings/emu_ranchers-dead_state-2p-17.json
     """
     from ..fuzz import fuzz, save_replay
@@ -69,7 +73,8 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, seed, param
     try:
         report = fuzz(file, players=players, examples=examples, max_actions=max_actions, vary=vary,
                       seed=seed, params=params, progress=progress, check_cycles=not no_cycles,
-                      time_limit=time_limit)
+                      time_limit=time_limit, vary_small="all" not in fixed,
+                      fixed=tuple(f for f in fixed if f != "all"))
     except ValueError as e:
         raise _usage_error(str(e)) from None
     except RuleError as e:
@@ -102,6 +107,11 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, seed, param
             click.echo("")
             click.echo("never happened in these games (dead rules, or rules that need other parameters):")
             for u in report.unused:
+                click.echo(f"  {u}")
+        if report.only_under:
+            click.echo("")
+            click.echo("happened only with a parameter drawn away from its default:")
+            for u in report.only_under:
                 click.echo(f"  {u}")
     if report.findings:
         raise _Failure(f"{_plural(len(report.findings), 'finding')}", 1, quiet=True)

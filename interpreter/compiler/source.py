@@ -17,6 +17,9 @@ import re
 from . import helpers
 
 _ALLOWED = re.compile(r"[A-Za-z0-9_ \n()\[\]+\-*/%&|<>=!.,:~^]*\Z")
+# Compiled code objects by their source, shared by every game of the process.
+_CODE = {}
+MAX_KEPT_CODE = 20_000
 
 
 class Namespace:
@@ -49,7 +52,13 @@ class Namespace:
         if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
             raise AssertionError("generated source has a character outside the allowlist")
         self.sources.append(src)
-        code = compile(src, f"<rulelang:{name}>", "exec")
+        code = _CODE.get(src)
+        if code is None:
+            # the same source comes back when a game is compiled again with other
+            # parameters (the fuzzer draws them): its code object is kept
+            if len(_CODE) >= MAX_KEPT_CODE:
+                _CODE.clear()
+            code = _CODE[src] = compile(src, f"<rulelang:{name}>", "exec")
         exec(code, self.ns)  # noqa: S102 - source built from generated identifiers only (see module doc)
         return self.ns[name]
 

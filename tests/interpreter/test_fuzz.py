@@ -131,7 +131,8 @@ def fuzz_options(name: str, twin: bool = False, **changes) -> dict:
     players = exp.get("players", "all")
     opts = dict(players=players if players == "all" else int(players), examples=EXAMPLES,
                 max_actions=int(exp.get("max_actions", MAX_ACTIONS)), seed=SEED,
-                vary=tuple(v for v in exp.get("vary", "").split(",") if v), kinds=KINDS)
+                vary=tuple(v for v in exp.get("vary", "").split(",") if v), kinds=KINDS,
+                vary_small=False)  # each target draws what its header names, no more
     if exp["kind"] == "rule_error" and not twin:
         # fuzz() never returns once it has found a rule error with other kinds left to
         # search for (see test_rule_error_with_every_kind_ends): look for rule errors only
