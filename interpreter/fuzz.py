@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 import time
 
-from .fuzz_game import _action_texts, _Found, _results, play_game, replay
+from .fuzz_game import _action_texts, _Found, _results, play_game, replay, stalling
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
 from .compiler import ParamError
 from .fuzz_params import game_with, small_parameters, strategies
@@ -57,7 +57,7 @@ KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterm
 # After the prefix, the rest of a game is played by one of these policies:
 # uniform at random; or, 99 times in 100, the first, the last, or the same
 # choice as the step before (players who insist find endless loops).
-POLICIES = ("uniform", "first", "last", "stubborn")
+POLICIES = ("uniform", "first", "last", "stubborn", "stall")
 PREFIX_STEPS = 400
 # An example plays on to this many actions, in at most this many games.
 EXAMPLE_ACTIONS = 400
@@ -144,6 +144,7 @@ class _Fuzzer:
         from hypothesis import strategies as st
 
         last = {}
+        stall = not {"cycle", "endless"} <= skip  # stalling only serves to find a game that need not end
 
         @hseed(self.seed)
         @settings(max_examples=self.examples, deadline=None, database=None,
@@ -160,6 +161,8 @@ class _Fuzzer:
             st.integers(0, 2**31 - 1)))                    # and its seed
         def run(inputs):
             players, values, game_seed, prefix, style, policy_seed = inputs
+            if style == "stall" and not stall:
+                style = "uniform"
             varied = tuple((name, v) for name, v in zip(self.vary_names, values) if v is not None)
             policy = random.Random(policy_seed)
             game = self.game(varied)
@@ -167,6 +170,7 @@ class _Fuzzer:
                 return
             last_pick = [0]
             first = [prefix]  # the drawn choices lead the example's first game only
+            here = []  # [state, legal actions] while choose is asked (play_game's position)
 
             def choose(step, n):
                 pre = first[0]
@@ -178,6 +182,8 @@ class _Fuzzer:
                     i = 0
                 elif style == "last":
                     i = n - 1
+                elif style == "stall":  # the first action that does not draw from a hidden pile
+                    i = stalling(here[0], here[1], range(n))
                 else:  # "stubborn": the same choice again, as far as it goes
                     i = min(last_pick[0], n - 1)
                 last_pick[0] = i
@@ -192,7 +198,7 @@ class _Fuzzer:
                 if self.deadline is not None and time.perf_counter() > self.deadline:
                     raise _OutOfTime
                 seed = game_seed if k == 0 else (game_seed + k * 7919) % 2**31
-                self.one_game(game, players, varied, seed, choose, skip, last)
+                self.one_game(game, players, varied, seed, choose, skip, last, here)
                 first[0] = b""
                 if self.played_actions - start >= EXAMPLE_ACTIONS:
                     break
@@ -207,7 +213,7 @@ class _Fuzzer:
                 return last["inputs"], last["found"]
         return None
 
-    def one_game(self, game, players, varied, seed, choose, skip, last):
+    def one_game(self, game, players, varied, seed, choose, skip, last, here=None):
         """Play and check one game of an example; raise :class:`_Found`
         with ``last`` holding what the finding needs to be shrunk."""
         self.played_games += 1
@@ -217,7 +223,7 @@ class _Fuzzer:
         inputs = (game, players, dict(varied), seed, chosen)
         try:
             actions, final = play_game(game, players, seed, _Recorder(choose, chosen), self.max_actions,
-                                       skip, self.record, self.check_cycles)
+                                       skip, self.record, self.check_cycles, here)
         except ParamError:  # a drawn value out of its range at this player count: not a game
             return
         except _Found as found:

@@ -18,6 +18,8 @@ MAX_REMEMBERED = 100_000
 # steps, the scores at these steps.
 CHECK_EVERY = 4
 SCORE_STEPS = frozenset(16 ** k for k in range(1, 6)) | {0}
+# The stalling policy looks one action ahead when there are at most this many.
+STALL_LOOKAHEAD = 64
 
 
 class _Found(Exception):
@@ -31,11 +33,12 @@ class _Found(Exception):
 
 # ---------------------------------------------------------------- playing one game
 def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
-              on_action=None, check_cycles=True):
+              on_action=None, check_cycles=True, position=None):
     """Play one game; ``choose(step, n_legal) -> index``.  Returns the
     actions played (their texts are written only when asked for: see
     :func:`_action_texts`) and the state.  Raises :class:`_Found` at the first finding whose kind
-    is not in ``skip``."""
+    is not in ``skip``.  ``position``, a list, holds [state, legal actions]
+    while ``choose`` is called (for a chooser that looks ahead)."""
     actions = []
     try:
         state = game.new_state(seed, players)
@@ -100,6 +103,8 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 return actions, state
             who = f"player {state.current_player + 1}"
             raise _Found("dead_state", f"{who} is to move but has no legal action", _where(_site_span(state)))
+        if position is not None:
+            position[:] = (state, legal)
         a = legal[choose(step, len(legal))]
         actions.append(a)
         if on_action is not None:
@@ -115,6 +120,27 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 return actions, state
             raise _Found("invariant", err.message, _where(err.span)) from None
         step += 1
+
+
+def stalling(state, legal, order) -> int:
+    """The first index in ``order`` of a legal action after which no hidden
+    place (a draw pile nobody sees) holds fewer cards: a player who takes
+    only those never draws, and a game that ends only by drawing need not
+    end.  ``order[0]`` if every action draws (or the list is long)."""
+    if len(legal) > STALL_LOOKAHEAD:
+        return order[0]
+    m = state.m
+    hidden = [i for i, v in enumerate(state.vis) if not v and i not in m.stack_instances]
+    now = sum(len(state.Z[i]) for i in hidden)
+    for i in order:
+        after = state.clone()
+        try:
+            after.apply(legal[i])
+        except Exception:  # noqa: BLE001 - a failing action is the other checks' finding, not a stall
+            continue
+        if sum(len(after.Z[j]) for j in hidden) >= now:
+            return i
+    return order[0]
 
 
 def _action_texts(state, actions) -> list:

@@ -333,6 +333,26 @@ def test_a_time_limit_stops_the_run_and_keeps_what_it_found():
     assert clean.out_of_time and clean.findings == [] and clean.games > 10, summary(clean)
 
 
+def test_desplumados_as_written_need_not_end():
+    """The rulebook bounds no run of turns without drawing (meadow visits, thieves; see
+    docs/games/desplumados.md): the stalling policy, which takes an action that draws nothing
+    from a hidden pile whenever there is one, finds players going round forever.  (Without
+    it, 300 examples found nothing.)"""
+    report = fuzz(ROOT / "games" / "desplumados.rules", players=3, kinds=("cycle", "endless"),
+                  fixed=("win_hens", "capacity", "hand_size", "empty_draw"))
+    assert [f.kind for f in report.findings] in (["cycle"], ["endless"]), summary(report)
+    f = report.findings[0]
+    state, bad = replay(load(ROOT / "games" / "desplumados.rules"), f.players, f.seed, f.actions)
+    assert bad is None and not state.is_terminal
+    if f.kind == "cycle":  # the position the loop starts from comes back
+        again, _ = replay(load(ROOT / "games" / "desplumados.rules"), f.players, f.seed, f.actions[:f.loop_from])
+        assert again.key() == state.key()
+    # the house rule that bounds the turns ends every game
+    bounded = fuzz(ROOT / "games" / "desplumados.rules", players=3, kinds=("cycle", "endless"), examples=40,
+                   params={"max_turns": "200"}, fixed=("win_hens", "capacity", "hand_size", "empty_draw"))
+    assert bounded.ok, summary(bounded)
+
+
 # ---------------------------------------------------------------- replay files
 def test_replay_file_round_trip(tmp_path):
     finding = the_finding("jester_trap")
