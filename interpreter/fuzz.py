@@ -45,15 +45,16 @@ from __future__ import annotations
 import random
 import time
 
-from .fuzz_game import _action_texts, _Found, _results, play_game, replay, stalling
-from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
 from .compiler import ParamError
+from .fuzz_game import _action_texts, _Found, _results, play_game, replay, stalling
 from .fuzz_params import game_with, small_parameters, strategies
+from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
+from .fuzz_seats import SeatLog
 from .game import Game, load
 from .record import game_record
 from .runtime import RuleError
 
-KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash")
+KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash", "seat")
 # After the prefix, the rest of a game is played by one of these policies:
 # uniform at random; or, 99 times in 100, the first, the last, or the same
 # choice as the step before (players who insist find endless loops).
@@ -105,6 +106,7 @@ class _Fuzzer:
         self.vary_names, self.vary = strategies(first, [n for n in (vary or ()) if n not in fixed], small)
         self.defaults = first.params
         self.played_games = 0
+        self.seats = SeatLog()  # who decided what (the "seat" finding)
         self.longest_finished = 0  # the most actions of a game that ended by itself
         self.deadline = None  # time.perf_counter() at which the run stops (fuzz's time_limit)
         self.out_of_time = False
@@ -136,6 +138,7 @@ class _Fuzzer:
         name = state.m.site_actions[a[0]].action.name
         self.chosen[name] = self.chosen.get(name, 0) + 1
         self.played_actions += 1
+        self.seats.record(state, a)
 
     def search(self, skip) -> tuple | None:
         """One Hypothesis search; returns (finding inputs, _Found) or None."""
@@ -217,6 +220,7 @@ class _Fuzzer:
         """Play and check one game of an example; raise :class:`_Found`
         with ``last`` holding what the finding needs to be shrunk."""
         self.played_games += 1
+        self.seats.game(players)
         if self.progress is not None:
             self.progress(self.played_games, self.played_actions)
         chosen = []
@@ -380,8 +384,11 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
             fz.max_actions = min(fz.max_actions, max(ENDLESS_CAP_FLOOR, 4 * fz.longest_finished))
         if skip >= set(KINDS):
             break
+    if "seat" not in skip:  # judged on every game of the run, not one trace: no actions to replay
+        findings += [Finding("seat", message, n, {}, 0, [], where) for n, message, where in fz.seats.findings()]
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)
+    report.seats = fz.seats.report()
     coverage_report(fz, report)
     return report
 

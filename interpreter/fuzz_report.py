@@ -43,6 +43,7 @@ class Report:
     unused: list = attrs.Factory(list)  # descriptions of what never ran
     out_of_time: bool = False  # the run stopped at its time limit
     only_under: list = attrs.Factory(list)  # rules that ran only with a drawn parameter off its default
+    seats: list = attrs.Factory(list)  # per player count and seat: decisions, choices, offered, took
 
     @property
     def ok(self) -> bool:
@@ -56,7 +57,8 @@ class Report:
         return {"rules": self.rules, "ok": self.ok, "games": self.games, "actions": self.actions,
                 "seconds": round(self.seconds, 3), "actions_per_s": round(self.actions_per_s, 1),
                 "findings": [f.to_dict() for f in self.findings], "coverage": self.coverage,
-                "unused": self.unused, "out_of_time": self.out_of_time, "only_under": self.only_under}
+                "unused": self.unused, "out_of_time": self.out_of_time, "only_under": self.only_under,
+                "seats": self.seats}
 
 
 

@@ -74,6 +74,7 @@ class Machine(MachineViews, MachineChecks):
         self.deck = None  # (state) -> list of card ids in play
         self.start_zone = 0
         self.winners_index = 0  # st.V[winners_index]: seats named by "end game with winners", or None
+        self.turns_base = None  # st.V[turns_base + p]: the turns seat p has taken (if the rules read them)
         self.score_fn = None
         self.tiebreaks = []
         self.nobody_wins = None  # "nobody wins if COND": a function of the state, or None

@@ -81,10 +81,12 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
         raise _rule_failure(e, file) from None
     finally:
         stop()
-    replays = [str(save_replay(f, file, out)) for f in report.findings] if out else []
+    # a seat finding is judged on the whole run, not one game: it has no replay
+    replays = {i: str(save_replay(f, file, out)) for i, f in enumerate(report.findings)
+               if out and f.kind != "seat"}
     if as_json:
         d = report.to_dict()
-        d["replays"] = replays
+        d["replays"] = list(replays.values())
         click.echo(json.dumps(d))
     else:
         click.echo(f"{game.title} ({file}): {report.games} games, {report.actions} actions in "
@@ -97,11 +99,13 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
             click.echo(f"finding {i + 1}: {f.kind}: {f.message}")
             if f.where:
                 click.echo(f"  at {f.where}")
+            if f.kind == "seat":
+                continue
             click.echo(f"  players {f.players}, seed {f.seed}" + (f", {_params_text(f.params)}" if f.params else ""))
             for k, text in enumerate(f.actions, 1):
                 mark = "  <- the position repeats from here" if f.loop_from is not None and k == f.loop_from + 1 else ""
                 click.echo(f"  {k:4}  {text}{mark}")
-            if replays:
+            if i in replays:
                 click.echo(f"  replay: rulerun replay {replays[i]}")
         if report.unused:
             click.echo("")

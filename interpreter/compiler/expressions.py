@@ -379,6 +379,8 @@ class Expressions:
             return f"{f}(st, {self.ns.ref(self.action_defs, '_a')}, {self.ns.ref(names)})"
         if f in _STATE_HELPERS:  # helpers that read the state: _name(st, args...)
             return f"{_STATE_HELPERS[f]}(st, " + ", ".join(self.expr(x, ctx) for x in args) + ")"
+        if f == "turns_taken":  # the seat's count, kept by every "turn" block (see Layout.turns_base)
+            return f"st.V[{int(self.layout.turns_base)} + {self.expr(args[0], ctx)}]"
         if f == "is_winner":  # among the winners (meant for a finished game: achievements)
             return f"({self.expr(args[0], ctx)} in st.m.winners(st))"
         if f == "count" and elem_type(self.t(args[0])) != "bool":

@@ -426,11 +426,17 @@ class FlowCompiler:
         saved = self.g.res[(id(s), "saved")]
         self.flow_slots.add(saved)
         who = self.exprs.fn(s.player)
+        counted = self.m.turns_base
 
         def enter(st):
             st.L[saved] = st.me
             st.me = who(st)
-        self.emit(EXEC, enter, None, s.span)
+
+        def enter_counted(st):
+            st.L[saved] = st.me
+            st.me = p = who(st)
+            st.V[counted + p] += 1
+        self.emit(EXEC, enter if counted is None else enter_counted, None, s.span)
         self.triggers.before_turn(s.span)
         self.block(s.body)
 

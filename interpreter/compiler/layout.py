@@ -34,6 +34,8 @@ class Layout:
         self.pvar_base = {name: len(g.vars) + k * self.stride for k, name in enumerate(g.player_vars)}
         # after them, the winners named by "end game with winners" (None: the outcome decides)
         self.winners_index = len(g.vars) + len(g.player_vars) * self.stride
+        # after it, when the rules read turns_taken(p), each seat's count of turns taken
+        self.turns_base = self.winners_index + 1 if _reads_turns(g) else None
         # card variables: st.C holds each one for every card
         self.cvar_base = {name: k * len(g.cards) for k, name in enumerate(g.card_vars)}
 
@@ -64,6 +66,7 @@ class Layout:
             raise RuleError("the rules declare no pile zone for the cards to start in", NO_SPAN)
         m.start_zone = piles[0].index * stride
         m.winners_index = self.winners_index
+        m.turns_base = self.turns_base
         for name, v in g.vars.items():
             m.var_names.append((name, g.types[id(v)], self.var_index[name]))
         for name, v in g.player_vars.items():
@@ -71,6 +74,13 @@ class Layout:
         for name, v in g.card_vars.items():
             m.cvar_names.append((name, g.types[id(v)], self.cvar_base[name]))
             m.cvar_bases.append(self.cvar_base[name])
+
+
+def _reads_turns(g: CheckedGame) -> bool:
+    """Do the rules call turns_taken()?"""
+    from .tree import walk
+    return any(isinstance(x, A.Call) and x.func == "turns_taken" and g.res.get(id(x), ("",))[0] == "builtin"
+               for x in walk(g.module))
 
 
 def compile_start(g: CheckedGame, m: Machine, exprs):
@@ -86,11 +96,14 @@ def compile_start(g: CheckedGame, m: Machine, exprs):
     ncards = len(g.cards)
     cv_defaults = [(g.res[id(v)], default(name, v)) for name, v in g.card_vars.items()]
 
+    counters = [0] * stride if m.turns_base is not None else []
+
     def var_defaults(st, V_defaults=V_defaults, pv_defaults=pv_defaults):
         V = [f(st) for f in V_defaults]
         for f in pv_defaults:
             V.extend([f(st)] * stride)
         V.append(None)  # the winners named by "end game with winners"
+        V.extend(counters)  # the turns each seat has taken, when the rules read them
         return V
 
     def cvar_defaults(st, cv_defaults=cv_defaults):

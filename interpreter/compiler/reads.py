@@ -20,7 +20,7 @@ from .tree import children
 # Builtins that read the table beyond the zones' cards (a grid's cells, the
 # actions, the winners, the cards in play).
 _OPAQUE = frozenset({"stack_of", "open_cells", "neighbours", "cell_of", "corners", "lines", "can", "all_cards",
-                     "is_winner"})
+                     "is_winner", "turns_taken"})
 
 
 class _GiveUp(Exception):

@@ -73,7 +73,8 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
         for a in by_type.get(A.Achievements, []):
             self.check_achievements(a)
         for inv in by_type.get(A.Invariant, []):
-            self.expect(self.expr(inv.cond, Scope(), {"turn": False}), "bool", inv.cond, "an invariant")
+            # "me" in an invariant: the player to move where it is checked
+            self.expect(self.expr(inv.cond, Scope(), {"turn": True}), "bool", inv.cond, "an invariant")
             self.g.invariants.append(inv)
         self.check_action_cycles()
         self.check_can_cycles()

@@ -373,6 +373,9 @@ class ExpressionChecks(CheckerBase):
             self.err("RL104", 'write groups(KEY for c in GRID if CONDITION): the cards of the grid that '
                      'pass, in groups of orthogonal neighbours with equal KEY', e.span)
             return ERR
+        if f == "turns_taken":  # how many "turn" blocks the player has entered so far
+            self.expect(t0, "player", e.args[0], "turns_taken's argument")
+            return "int"
         if f == "is_winner":
             if not ctx.get("achievement"):
                 self.err("RL109", "is_winner() tells who won a finished game: use it in the achievements", e.span)

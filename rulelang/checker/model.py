@@ -29,6 +29,7 @@ BUILTINS = {
     "intersection": (1, 1), "union": (1, 1), "least_sum_at_least": (2, 2),
     "next": (1, 2), "previous": (1, 2), "all_cards": (0, 0), "can": (1, 99),
     "stack_of": (1, 1), "increasing": (1, 1), "decreasing": (1, 1), "is_winner": (1, 1),
+    "turns_taken": (1, 1),
     # grids
     "open_cells": (1, 1), "neighbours": (2, 2), "cell_of": (1, 1), "corners": (1, 1), "lines": (1, 1),
     "groups": (1, 1),

@@ -197,6 +197,23 @@ def test_the_finding_replays(name):
     finding = the_finding(name)
     game = load(rules_path(name), **finding.params)
     kind, actions = finding.kind, finding.actions
+    if kind == "seat":
+        # judged on the whole run, not one game: twenty games at that count show the same
+        reached = [0] * finding.players  # decisions per seat (at the finding's choice, if it names one)
+        for seed in range(20):
+            state = game.new_state(seed, finding.players)
+            while not state.is_terminal:
+                if finding.where is None or str(state.m.code[state.pc][3]) == finding.where:
+                    reached[state.current_player] += 1
+                legal = state.legal_actions()
+                state.apply(legal[seed % len(legal)])
+        if finding.message.startswith("only player"):
+            only = int(finding.message.split()[2]) - 1
+            assert [s for s in range(finding.players) if reached[s]] == [only], reached
+        else:
+            left = [int(x) - 1 for x in re.findall(r"\d+", finding.message.split(" never ")[0])]
+            assert left and all(reached[s] == 0 for s in left) and sum(reached) > 0, reached
+        return
     if kind == "rule_error":
         # the trace ends with the action whose effects fail
         state, bad = replay(game, finding.players, finding.seed, actions[:-1])

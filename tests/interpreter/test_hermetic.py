@@ -425,6 +425,7 @@ play:
 outcome(p):
   score 0
 ''', players="2")
-    assert {f.kind for f in fuzz(path, examples=3, max_actions=50).findings} == {"cycle"}
+    kinds = ("cycle", "endless")  # (player 2 never deciding is a "seat" finding, not looked for here)
+    assert {f.kind for f in fuzz(path, examples=3, max_actions=50, kinds=kinds).findings} == {"cycle"}
     monkeypatch.setattr(fz, "MAX_REMEMBERED", 0)  # past the bound, the game is played on without keeping positions
-    assert {f.kind for f in fuzz(path, examples=3, max_actions=50).findings} == {"endless"}
+    assert {f.kind for f in fuzz(path, examples=3, max_actions=50, kinds=kinds).findings} == {"endless"}
