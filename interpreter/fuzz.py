@@ -37,7 +37,8 @@ dropped) while the same kind of finding still occurs.  Each search stops at
 its first finding; the search is then repeated with that kind set aside,
 so one run can report several kinds.  The run also counts, with the
 machine's coverage probes, each branch, loop and choice that ever ran, and
-each action ever played: what never ran is listed as unused.
+each action ever played: what never ran is an ``unused`` finding.  The
+``seat`` finding (:mod:`.fuzz_seats`) is also judged on the whole run.
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ from .game import Game, load
 from .record import game_record
 from .runtime import RuleError
 
-KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash", "seat")
+KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash", "seat", "unused")
+# The kinds judged on the whole run, with no one game to replay.
+RUN_KINDS = ("seat", "unused")
 # After the prefix, the rest of a game is played by one of these policies:
 # uniform at random; or, 99 times in 100, the first, the last, or the same
 # choice as the step before (players who insist find endless loops).
@@ -390,6 +393,11 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
                     out_of_time=fz.out_of_time)
     report.seats = fz.seats.report()
     coverage_report(fz, report)
+    if "unused" not in skip:
+        # a rule that never ran in the whole run: dead, or waiting for a setting the run did not draw
+        report.findings += [Finding("unused", f"{what} in {fz.played_games} games (a dead rule, or one that "
+                                    "needs other parameters: --vary them)", fz.counts[0], {}, 0, [], where)
+                            for what, where in report.never]
     return report
 
 

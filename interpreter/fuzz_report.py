@@ -44,6 +44,7 @@ class Report:
     out_of_time: bool = False  # the run stopped at its time limit
     only_under: list = attrs.Factory(list)  # rules that ran only with a drawn parameter off its default
     seats: list = attrs.Factory(list)  # per player count and seat: decisions, choices, offered, took
+    never: list = attrs.Factory(list)  # (what, where) of each rule that never ran: the "unused" findings
 
     @property
     def ok(self) -> bool:
@@ -82,6 +83,8 @@ def coverage_report(fz, report) -> None:
         report.coverage.append({"kind": kind, "what": what, "where": where, "count": n})
         if not n:
             report.unused.append(f"{where}: {what} never happened")
+            if kind != "branch" or "no branch taken" not in what:  # an "if" always true is a guard, not a dead rule
+                report.never.append((f"{what} never happened", where))
     if fz.vary_names:
         report.only_under = only_under_a_setting(points, fz.defaults)
     game = fz.games[()]
@@ -92,12 +95,14 @@ def coverage_report(fz, report) -> None:
                                     "where": str(item.span), "count": n})
             if not n:
                 report.unused.append(f'{item.span}: achievement "{item.text}" was never reached')
+                report.never.append((f'achievement "{item.text}" was never reached', str(item.span)))
     for name, a in game.checked.actions.items():
         n = fz.chosen.get(name, 0)
         report.coverage.append({"kind": "action", "what": f"action {name} played", "where": str(a.span),
                                 "count": n})
         if not n:
             report.unused.append(f"{a.span}: action {name} was never played")
+            report.never.append((f"action {name} was never played", str(a.span)))
 
 
 

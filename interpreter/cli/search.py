@@ -55,7 +55,7 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
       rulerun fuzz games/emu_ranchers.rules --vary upkeep --fixed years --out findings/
       rulerun replay findings/emu_ranchers-dead_state-2p-17.json
     """
-    from ..fuzz import fuzz, save_replay
+    from ..fuzz import RUN_KINDS, fuzz, save_replay
 
     game = _load_game(file, params)  # reports bad files and parameters first
     if players != "all":
@@ -83,7 +83,7 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
         stop()
     # a seat finding is judged on the whole run, not one game: it has no replay
     replays = {i: str(save_replay(f, file, out)) for i, f in enumerate(report.findings)
-               if out and f.kind != "seat"}
+               if out and f.kind not in RUN_KINDS}
     if as_json:
         d = report.to_dict()
         d["replays"] = list(replays.values())
@@ -99,7 +99,7 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
             click.echo(f"finding {i + 1}: {f.kind}: {f.message}")
             if f.where:
                 click.echo(f"  at {f.where}")
-            if f.kind == "seat":
+            if f.kind in RUN_KINDS:
                 continue
             click.echo(f"  players {f.players}, seed {f.seed}" + (f", {_params_text(f.params)}" if f.params else ""))
             for k, text in enumerate(f.actions, 1):
@@ -107,7 +107,7 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
                 click.echo(f"  {k:4}  {text}{mark}")
             if i in replays:
                 click.echo(f"  replay: rulerun replay {replays[i]}")
-        if report.unused:
+        if report.unused and not any(f.kind == "unused" for f in report.findings):
             click.echo("")
             click.echo("never happened in these games (dead rules, or rules that need other parameters):")
             for u in report.unused:
