@@ -107,6 +107,7 @@ class Machine(MachineViews, MachineChecks):
         self.always_invariants = []  # (closure, message, span): checked after every step too
         self.capacities = []  # (zone index, name, per player, kind, capacity, span)
         self.never_actions = []  # (action name, span of a require that is always false)
+        self.branch_conds = {}  # id(condition function of a JF) -> its AST node (static checks)
         self.coverage_points = []  # (kind, what, span)
         self.coverage_counts = []
 

@@ -175,6 +175,7 @@ CODES = {
     "RL117": "a hidden card chosen by name",
     # static checks of the compiled machine (warnings; interpreter/static.py)
     "RL201": "a choice that can never be reached",
+    "RL205": "a variable that never changes decides a condition",
     "RL202": "a requirement that is always false",
     "RL203": "a choice with no way out",
     "RL204": "a loop that never ends",

@@ -46,7 +46,7 @@ def check_cmd(file):
         _print_diagnostics(diags, text)
         click.echo(f"{file}: error: {e}", err=True)
         raise _Failure(f"{file} does not compile", 1) from None
-    warnings = list(diags) + check_machine(machine)
+    warnings = list(diags) + check_machine(machine, checked)
     _print_diagnostics(warnings, text)  # at most MAX_SHOWN_DIAGNOSTICS of them, then "... and N more"
     click.echo(f"{file}: ok" + (f" ({_plural(len(warnings), 'warning')})" if warnings else ""))
 

@@ -87,6 +87,12 @@ class FlowCompiler:
             return set_cvar
         raise AssertionError(target)  # pragma: no cover
 
+    def condition(self, cond):
+        """The function of a branch's condition, remembered with its node for the static checks."""
+        f = self.exprs.fn(cond)
+        self.m.branch_conds[id(f)] = cond
+        return f
+
     def probe(self, kind, what, span):
         """With coverage on, count each time the flow passes here."""
         if not self.coverage:
@@ -345,7 +351,7 @@ class FlowCompiler:
         span = s.span
         ends = []
         for k, (cond, body) in enumerate(s.branches):
-            jf = self.emit(JF, self.exprs.fn(cond), None, cond.span)
+            jf = self.emit(JF, self.condition(cond), None, cond.span)
             self.probe("branch", f"{'if' if k == 0 else 'elif'} branch taken", cond.span)
             self.block(body)
             ends.append(self.emit(JMP, None, None, span))
@@ -360,7 +366,7 @@ class FlowCompiler:
 
     def s_While(self, s):
         top = len(self.code)
-        jf = self.emit(JF, self.exprs.fn(s.cond), None, s.cond.span)
+        jf = self.emit(JF, self.condition(s.cond), None, s.cond.span)
         self.probe("loop", "while loop body entered", s.cond.span)
         self.block(s.body)
         self.emit(JMP, top, None, s.span)

@@ -137,7 +137,7 @@ def test_check_reports_static_warnings(tmp_path):
 
 
 def test_real_games_have_no_static_warnings():
-    for name in ("emu_ranchers", "fox_in_the_henhouse"):
+    for name in ("emu_ranchers", "fox_in_the_henhouse", "desplumados", "hens"):
         r = run("check", str(ROOT / "games" / f"{name}.rules"))
         assert r.exit_code == 0
         assert r.output.strip().endswith(": ok"), r.output
@@ -150,3 +150,28 @@ def test_fuzz_time_limit(tmp_path):
     assert result.exit_code == 0 and data["out_of_time"] is True and data["games"] > 10
     bad = CliRunner().invoke(cli, ["fuzz", path, "--time", "0"])
     assert bad.exit_code == 2 and "--time" in bad.output
+
+
+FLAG = (Path(__file__).parent / "flag_never_set.rules").read_text()
+
+
+def test_check_names_a_flag_that_is_never_set_and_the_choice_it_hides(tmp_path):
+    rules = write(tmp_path, "flag.rules", FLAG)
+    r = run("check", rules)
+    assert r.exit_code == 0 and "ok (3 warnings)" in r.stdout
+    assert '"bonus_ready" is never set to anything but false' in r.stderr and "RL205" in r.stderr
+    assert "flag.rules:27:11: warning: this choice can never be reached: claim [RL201]" in r.stderr
+    # "other" is set true by wait: nothing is said of it
+    assert '"other"' not in r.stderr
+    # once the flag can be set true, the choice is reachable and nothing is said
+    fixed = write(tmp_path, "fixed.rules", FLAG.replace("  set bonus_ready = false", "  set bonus_ready = true"))
+    r = run("check", fixed)
+    assert r.exit_code == 0 and "warning" not in r.stderr, r.stderr
+
+
+def test_a_flag_set_only_to_its_initial_value_in_a_player_variable(tmp_path):
+    text = FLAG.replace("var bonus_ready: bool = false", "player var bonus_ready: bool = false") \
+        .replace("set bonus_ready = false", "set bonus_ready(me) = false").replace("if bonus_ready and", "if bonus_ready(p) and") \
+        .replace("if other or bonus_ready:", "if other or bonus_ready(p):")
+    r = run("check", write(tmp_path, "pflag.rules", text))
+    assert "RL205" in r.stderr and "this choice can never be reached: claim" in r.stderr, r.stderr
