@@ -187,8 +187,8 @@ def play_pair(ga, gb, players: int, seed: int, choose, max_actions: int, played:
             only_a = [t for t in la if t not in lb]
             only_b = [t for t in lb if t not in la]
             raise _Differs("legal", "the legal actions differ",
-                           [["legal in A only", "; ".join(only_a) or "-", ""],
-                            ["legal in B only", "", "; ".join(only_b) or "-"]])
+                           ([["legal in A only", "; ".join(only_a), ""]] if only_a else [])
+                           + ([["legal in B only", "", "; ".join(only_b)]] if only_b else []))
         if not la:
             return step  # stuck in both: the fuzzer's business
         texts = list(la)

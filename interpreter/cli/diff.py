@@ -38,8 +38,8 @@ def diff_cmd(file_a, file_b, players, examples, max_actions, seed, params, as_js
 
     \b
     Examples:
-      rulerun diff games/emu_ranchers.rules my_emu_variant.rules
-      rulerun diff old.rules new.rules --players 2 --examples 500
+      rulerun diff examples/last_card.rules examples/last_card_high.rules
+      rulerun diff examples/last_card.rules examples/last_card_stuck.rules --examples 500
     """
     from ..diff import diff
 

@@ -111,6 +111,7 @@ def cli():
       rulerun fuzz FILE            search for dead states, endless games, rule errors
       rulerun replay REPLAY_FILE   re-run a finding saved by 'fuzz --out'
       rulerun explore FILE         walk every position of a small game
+      rulerun diff A B             play two rules files side by side: what does a change do?
 
     Run 'rulerun COMMAND --help' for the options of a command.
 

@@ -50,10 +50,11 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
 
     \b
     Examples:
-      rulerun fuzz games/fox_in_the_henhouse.rules --examples 300
-      rulerun fuzz games/desplumados.rules --time 60
-      rulerun fuzz games/emu_ranchers.rules --vary upkeep --fixed years --out findings/
-      rulerun replay findings/emu_ranchers-dead_state-2p-17.json
+      rulerun fuzz games/fox_in_the_henhouse.rules --examples 50 --players 4
+      rulerun fuzz games/desplumados.rules --time 5
+      rulerun fuzz games/emu_ranchers.rules --vary upkeep --fixed years
+      rulerun fuzz examples/last_card_stuck.rules --out findings/
+      rulerun replay findings/last_card_stuck-dead_state-2p-0.json
     """
     from ..fuzz import RUN_KINDS, fuzz, save_replay
 
@@ -132,8 +133,8 @@ def replay_cmd(replay_file, rules, quiet):
     Exits 1 if the finding happens again, 0 if it does not (fixed rules).
 
     \b
-    Example:
-      rulerun replay findings/emu_ranchers-dead_state-2p-17.json
+    Example (after 'rulerun fuzz examples/last_card_stuck.rules --out findings/'):
+      rulerun replay findings/last_card_stuck-dead_state-2p-0.json
     """
     from pathlib import Path
 
@@ -215,6 +216,7 @@ def explore_cmd(file, players, max_states, max_memory, params, as_json):
 
     \b
     Example:
+      rulerun explore examples/last_card.rules
       rulerun explore games/fox_in_the_henhouse.rules --players 2 --set seasons=1 --set days=1
     """
     from ..explore import explore
