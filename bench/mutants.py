@@ -21,19 +21,26 @@ deck or a declaration, except the ``players`` line):
   the two exchanged;
 - ``negate``: ``require X`` -> ``require not (X)`` (and the same for the
   condition of ``if``/``elif``/``while``);
-- ``and-to-or``: one ``and`` replaced by ``or``.
+- ``and-to-or``: one ``and`` replaced by ``or``;
+- ``turn-seat``: ``turn X:`` -> ``turn 0:`` (one player takes those turns:
+  the slip the ``seat`` finding and ``turns_taken`` invariants are for).
 
 Mutants whose text repeats another's, or whose syntax tree equals the
 original's (the tree ignores layout and comments), are not made.  Up to
 ``--max-mutants`` are sampled per game with ``--seed``.  Each is written to a
 temporary file and checked with :func:`rulelang.check_file`: one with an
 error is "rejected by the checker".  The rest are fuzzed with a fixed budget
-(all player counts, ``--examples``, ``--max-actions``, ``--seed``): a mutant
-with any finding is "flagged" (its finding kinds are recorded), else it
-"survived".  A survivor is either a change the fuzzer cannot see without an
+(all player counts, ``--examples``, ``--max-actions``, ``--seed``, the
+fuzzer's default drawing of options and small parameters): a mutant with a
+finding the original does not have (by kind, and for ``unused`` by the rule
+that never ran) is "flagged" (its finding kinds are recorded).  A mutant with
+none is played beside the original by ``rulerun diff`` (``interpreter.diff``,
+the same budget): if no difference shows, it is "equivalent" (the change
+does not change the game, as far as that search can tell) and set aside;
+else it "survived".  A survivor is either a change the fuzzer cannot see without an
 oracle (a different score, a different but still well-formed game) or a gap:
 ``--list-survivors`` prints each one's changed line for a person to judge.
-The share reported is flagged / fuzzed.  Mutants the fuzzer fails on (an
+The share reported is flagged / (flagged + survived).  Mutants the fuzzer fails on (an
 exception out of ``fuzz()``) or that run past ``--timeout`` are counted apart.
 
 As a hint for that judgement, the original is fuzzed the same way, and each
@@ -72,7 +79,7 @@ RULE_BLOCKS = {"action", "function", "setup", "play", "outcome"}
 EFFECTS = {"move", "set", "deal", "shuffle", "swap"}
 FLIP = {"<": ">=", ">=": "<", "<=": ">", ">": "<=", "==": "!=", "!=": "=="}
 OPERATORS = ("delete-effect", "delete-require", "flip-compare", "int+1", "int-1", "swap-zone", "negate",
-             "and-to-or")
+             "and-to-or", "turn-seat")
 
 _TOKEN = re.compile(r'(?P<str>"[^"\n]*")|(?P<comment>#.*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<int>[0-9]+)'
                     r'|(?P<op>==|!=|<=|>=|\.\.|\+=|-=|[<>])|(?P<other>\S)')
@@ -164,6 +171,9 @@ def line_mutations(lines, i, zones, region):
     if first in EFFECTS or first == "require":
         op = "delete-require" if first == "require" else "delete-effect"
         yield op, (pad + "pass" + line[end:] if _only_statement(lines, i) else None)
+    # one player takes the turns
+    if first == "turn" and line[:end].endswith(":") and line[toks[0][2]:end - 1].strip() != "0":
+        yield "turn-seat", f"{pad}turn 0:{line[end:]}"
     # negations of a statement's condition
     if first == "require":
         cond = line[toks[0][2]:end].strip()
@@ -260,6 +270,19 @@ def _unused_keys(unused, deleted_line):
     return out
 
 
+def finding_keys(findings, deleted_line) -> set:
+    """What tells findings apart: the kind, and for a rule that never ran,
+    the rule (its line in the original file)."""
+    out = set()
+    for f in findings:
+        if f.kind == "unused":
+            for line, what in _unused_keys([f"{f.where}: {f.message.split(' in ')[0]}"], deleted_line):
+                out.add(("unused", line, what))
+        else:
+            out.add((f.kind,))
+    return out
+
+
 def judge(job):
     """Check, then fuzz, one mutant; returns a JSON-able result."""
     m, opts = job
@@ -279,15 +302,24 @@ def judge(job):
             return out
         try:
             report = fuzz(path, players="all", examples=opts["examples"], max_actions=opts["max_actions"],
-                          seed=opts["seed"], vary=opts["vary"])
+                          seed=opts["seed"], vary=opts["vary"], time_limit=opts["timeout"] / 2)
         except Exception as err:  # noqa: BLE001 - checks but cannot be loaded or fuzzed: say so
             if _ALARMED[0]:  # Hypothesis caught the alarm and failed in its own way
                 raise _Timeout() from None
             out.update(status="error", why=f"{type(err).__name__}: {err}")
             return out
-        kinds = sorted({f.kind for f in report.findings}, key=KINDS.index)
+        deleted = m["line"] if m.get("deleted") else None
+        keys = finding_keys(report.findings, deleted)
+        new = keys - set(map(tuple, opts.get("base_keys", ())))
+        kinds = sorted({k[0] for k in new}, key=KINDS.index)
         where = str(path)
-        out.update(status="flagged" if kinds else "survived", kinds=kinds,
+        status = "flagged" if kinds else "survived"
+        if status == "survived" and m["id"]:  # does the change change the game at all?
+            from interpreter.diff import diff
+            d = diff(opts["original"], path, examples=opts["examples"], max_actions=opts["max_actions"],
+                     seed=opts["seed"])
+            status = "survived" if d.difference is not None else "equivalent"
+        out.update(status=status, kinds=kinds, keys=sorted(keys),
                    findings=[f"{f.kind} ({f.players}p): {f.message}"
                              + (f" at line {f.where.rsplit(':', 2)[1]}" if f.where and f.where.startswith(where)
                                 else "") for f in report.findings],
@@ -319,9 +351,12 @@ def run_game(stem, args, pool, tmpdir):
     # The original, fuzzed the same way: it must survive, and its unused code
     # is what a survivor's is compared with.
     original = {"id": 0, "game": stem, "op": "original", "line": 0, "before": None, "after": None, "text": text}
-    jobs = [(m, opts) for m in [original] + picked]
+    base = judge((original, opts))
+    keep = Path(tmpdir) / f"{stem}-original.rules"
+    keep.write_text(text)
+    opts = dict(opts, base_keys=base.get("keys", []), original=str(keep))
+    jobs = [(m, opts) for m in picked]
     results = list(pool.map(judge, jobs)) if pool is not None else [judge(j) for j in jobs]
-    base, results = results[0], results[1:]
     base_unused = {tuple(u) for u in base.get("unused", ())}
     for r in results:
         if r["status"] == "survived":
@@ -329,7 +364,7 @@ def run_game(stem, args, pool, tmpdir):
                                                                                - base_unused)]
     seconds = time.perf_counter() - t0
     count = Counter(r["status"] for r in results)
-    fuzzed = count["flagged"] + count["survived"]
+    fuzzed = count["flagged"] + count["survived"]  # the equivalent ones set aside
     kinds = Counter(k for r in results if r["status"] == "flagged" for k in r["kinds"])
     by_op = {}
     for r in results:
@@ -337,7 +372,7 @@ def run_game(stem, args, pool, tmpdir):
     return {
         "game": stem, "generated": len(every), "mutants": len(picked), "rejected": count["rejected"],
         "errors": count["error"], "timeouts": count["timeout"], "fuzzed": fuzzed, "flagged": count["flagged"],
-        "survived": count["survived"],
+        "survived": count["survived"], "equivalent": count["equivalent"],
         "survived_new_unused": sum(1 for r in results if r.get("new_unused")),
         "flagged_share": round(count["flagged"] / fuzzed, 4) if fuzzed else None,
         "by_kind": {k: kinds[k] for k in KINDS if kinds[k]},
@@ -359,8 +394,8 @@ def print_game(g, list_survivors):
     print(f"{g['game']}  examples={g['examples']}  max_actions={g['max_actions']}  seed={g['seed']}"
           f"  players=all{vary}")
     base = g["original"]
-    if base["status"] != "survived":
-        print(f"  warning: the original rules are {base['status']}: "
+    if base["status"] not in ("survived", "equivalent"):
+        print(f"  the original's own findings (a mutant is flagged for others): "
               f"{'; '.join(base.get('findings', ())) or base.get('why', '')}")
     print(f"  mutants made          {g['mutants']:4d}   (sampled from {g['generated']} distinct)")
     print(f"  rejected by checker   {g['rejected']:4d}")
@@ -368,8 +403,9 @@ def print_game(g, list_survivors):
         print(f"  fuzzer raised         {g['errors']:4d}   (checked, but fuzz() failed: listed below)")
     if g["timeouts"]:
         print(f"  timed out             {g['timeouts']:4d}")
-    print(f"  fuzzed                {g['fuzzed']:4d}")
-    print(f"  flagged               {g['flagged']:4d}   ({share} of fuzzed)")
+    print(f"  equivalent (diff)     {g['equivalent']:4d}   (set aside: no difference from the original found)")
+    print(f"  fuzzed, not equivalent {g['fuzzed']:3d}")
+    print(f"  flagged               {g['flagged']:4d}   ({share} of those)")
     if g["by_kind"]:
         print("    by kind             " + ", ".join(f"{k} {n}" for k, n in g["by_kind"].items()))
     print(f"  survived              {g['survived']:4d}   ({g['survived_new_unused']} of them left code unused"
@@ -404,7 +440,8 @@ def main(argv=None):
                     help="parameters the fuzzer draws within their ranges, for the games that declare them "
                          "(default: none, every game at its defaults)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2; 1: no pool)")
-    ap.add_argument("--timeout", type=int, default=120, help="seconds per mutant before it counts as timed out")
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per mutant before it counts as timed out "
+                    "(the fuzzer gets half of it)")
     ap.add_argument("--json", action="store_true", help="print one JSON object per game, with every mutant")
     ap.add_argument("--list-survivors", action="store_true", help="print each surviving mutant's changed line")
     args = ap.parse_args(argv)

@@ -12,6 +12,11 @@ it played often enough:
 - with three or more players, a choice that every other seat reached
   several times and this one never did.  (With two players a choice one
   seat never gets may be a dealer's: it is reported, not flagged.)
+- with three or more players whose seats reach every other choice alike, a
+  choice only one seat ever reaches (a choice made for another player);
+- a choice only one seat reaches, where that seat decides as many times in
+  a row as there are players, at every count played (at least two counts,
+  or three players or more): one player deciding for everyone.
 """
 
 from __future__ import annotations
@@ -26,9 +31,13 @@ class SeatLog:
         self.seats = {}  # (player count, seat) -> [decisions, {site: times}, {action: times}, set of offered uids]
         self.sites = {}  # (machine id, site) -> (where, "choose a, b, ...")
         self.machines = {}  # id -> machine, to name the offered actions
+        self.runs = {}  # (player count, choice) -> the most decisions one seat made there in a row
+        self.last = None  # (choice, seat) of the decision before, and how many in a row
+        self.run = 0
 
     def game(self, players: int) -> None:
         self.games[players] = self.games.get(players, 0) + 1
+        self.last = None
 
     def record(self, state, a) -> None:
         """A decision of the seat to move: the action it took (and, from the
@@ -45,6 +54,12 @@ class SeatLog:
             self.sites[site] = (str(sa.site_span), "choose " + ", ".join(x.action.name for x in m.sites[sa.site]))
         where = self.sites[site]
         entry[1][where] = entry[1].get(where, 0) + 1
+        now = (where, state.me)
+        self.run = self.run + 1 if now == self.last else 1
+        self.last = now
+        runs = self.runs
+        if self.run > runs.get((state.n, where), 0):
+            runs[(state.n, where)] = self.run
         name = sa.action.name
         entry[2][name] = entry[2].get(name, 0) + 1
         if state._legal is not None:
@@ -70,7 +85,7 @@ class SeatLog:
     def findings(self) -> list:
         """[(players, message, where)] for each seat left out (see the module doc)."""
         out = []
-        single = {}  # choice -> {player count: times per game}, for a choice only one seat reaches
+        single = {}  # choice -> {player count: (the seat that reaches it, most decisions in a row there)}
         for n, games in sorted(self.games.items()):
             if games < MIN_GAMES or n < 2:
                 continue
@@ -84,28 +99,34 @@ class SeatLog:
                 out.append((n, f"{_players(idle)} never {'has' if len(idle) == 1 else 'have'} a decision in "
                                f"{n}-player games (in {games} games; the others decided: {others} times)", None))
                 continue
-            for where in sorted(set().union(*(seats[s][1] for s in range(n)))):
+            choices = sorted(set().union(*(seats[s][1] for s in range(n))))
+            # every other choice reached by every seat: a game whose seats are alike
+            alike = sum(1 for w in choices if all(seats[s][1].get(w) for s in range(n))) >= len(choices) - 1
+            for where in choices:
                 counts = [seats[s][1].get(where, 0) for s in range(n)]
                 left = [s for s in range(n) if not counts[s]]
+                if n >= 3 and alike and len(left) == n - 1 and max(counts) >= MIN_REACHED:
+                    out.append((n, f"only player {counts.index(max(counts)) + 1} ever reaches the choice "
+                                   f"\"{where[1]}\" in {n}-player games ({games} games, {max(counts)} times), "
+                                   "though the players reach every other choice alike", where[0]))
                 if n >= 3 and len(left) == 1 and all(c >= MIN_REACHED for c in counts if c):
                     out.append((n, f"{_players(left)} never reaches the choice \"{where[1]}\" that every other "
                                    f"player reaches in {n}-player games ({games} games; the others: "
                                    + ", ".join(str(c) for c in counts if c) + " times)", where[0]))
                 if len(left) == n - 1:
-                    single.setdefault(where, {})[n] = (left, counts[[s for s in range(n) if counts[s]][0]] / games)
-        # A choice one seat makes for everyone: only that seat reaches it, as often per game as
-        # there are players (a dealer's choice comes as often whatever the count)
+                    chooser = [s for s in range(n) if counts[s]][0]
+                    single.setdefault(where, {})[n] = (chooser, self.runs.get((n, where), 0))
+        # A choice one seat makes for everyone: only that seat reaches it, and it decides there
+        # as many times in a row as there are players (a dealer's choice comes once a round;
+        # a turn of several decisions at one choice, as often whatever the count)
         for where, by_count in single.items():
-            if len(by_count) < 2:
-                continue
-            per_player = [rate / n for n, (_, rate) in by_count.items()]
-            rates = [rate for _, rate in by_count.values()]
-            if max(per_player) <= 1.25 * min(per_player) and max(rates) > 1.25 * min(rates):
-                n = max(by_count)
-                chooser = [s for s in range(n) if s not in by_count[n][0]][0]
-                out.append((n, f"only player {chooser + 1} reaches the choice \"{where[1]}\", as many times a game "
-                               f"as there are players ({', '.join(f'{r:.1f} with {k}' for k, (_, r) in sorted(by_count.items()))}): "
-                               "one player decides for everyone", where[0]))
+            counts = sorted(by_count)
+            if all(by_count[n][1] == n for n in counts) and (len(counts) >= 2 or counts[0] >= 3):
+                n = counts[-1]
+                runs = ", ".join(f"{by_count[k][1]} with {k} players" for k in counts)
+                out.append((n, f"only player {by_count[n][0] + 1} reaches the choice \"{where[1]}\", and decides "
+                               f"there as many times in a row as there are players ({runs}): one player "
+                               "decides for everyone", where[0]))
         seen = set()  # one finding per choice (and one for seats that never decide), at the first count
         return [f for f in out if not (f[2] in seen or seen.add(f[2]))]
 
