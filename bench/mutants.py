@@ -316,9 +316,12 @@ def judge(job):
         status = "flagged" if kinds else "survived"
         if status == "survived" and m["id"]:  # does the change change the game at all?
             from interpreter.diff import diff
-            d = diff(opts["original"], path, examples=opts["examples"], max_actions=opts["max_actions"],
-                     seed=opts["seed"])
-            status = "survived" if d.difference is not None else "equivalent"
+            try:
+                d = diff(opts["original"], path, examples=opts["examples"], max_actions=opts["max_actions"],
+                         seed=opts["seed"])
+                status = "survived" if d.difference is not None else "equivalent"
+            except ValueError:  # no player count suits both: not the same game
+                status = "survived"
         out.update(status=status, kinds=kinds, keys=sorted(keys),
                    findings=[f"{f.kind} ({f.players}p): {f.message}"
                              + (f" at line {f.where.rsplit(':', 2)[1]}" if f.where and f.where.startswith(where)

@@ -12,7 +12,7 @@ it played often enough:
 - with three or more players, a choice that every other seat reached
   several times and this one never did.  (With two players a choice one
   seat never gets may be a dealer's: it is reported, not flagged.)
-- with three or more players whose seats reach every other choice alike, a
+- with three or more players whose seats reach most choices alike, a
   choice only one seat ever reaches (a choice made for another player);
 - a choice only one seat reaches, where that seat decides as many times in
   a row as there are players, at every count played (at least two counts,
@@ -100,15 +100,15 @@ class SeatLog:
                                f"{n}-player games (in {games} games; the others decided: {others} times)", None))
                 continue
             choices = sorted(set().union(*(seats[s][1] for s in range(n))))
-            # every other choice reached by every seat: a game whose seats are alike
-            alike = sum(1 for w in choices if all(seats[s][1].get(w) for s in range(n))) >= len(choices) - 1
+            # most choices reached by every seat: a game whose seats are alike
+            alike = 2 * sum(1 for w in choices if all(seats[s][1].get(w) for s in range(n))) >= len(choices)
             for where in choices:
                 counts = [seats[s][1].get(where, 0) for s in range(n)]
                 left = [s for s in range(n) if not counts[s]]
                 if n >= 3 and alike and len(left) == n - 1 and max(counts) >= MIN_REACHED:
                     out.append((n, f"only player {counts.index(max(counts)) + 1} ever reaches the choice "
                                    f"\"{where[1]}\" in {n}-player games ({games} games, {max(counts)} times), "
-                                   "though the players reach every other choice alike", where[0]))
+                                   "though the players reach most choices alike", where[0]))
                 if n >= 3 and len(left) == 1 and all(c >= MIN_REACHED for c in counts if c):
                     out.append((n, f"{_players(left)} never reaches the choice \"{where[1]}\" that every other "
                                    f"player reaches in {n}-player games ({games} games; the others: "
