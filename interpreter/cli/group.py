@@ -43,7 +43,15 @@ class DefaultCommandGroup(click.Group):
     that reports every error on one line instead of a usage block."""
 
     def parse_args(self, ctx, args):
-        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names \
+                and args[0] != "--version":
+            first = args[0]
+            if not first.startswith("-") and not os.path.exists(first) and "." not in os.path.basename(first):
+                import difflib
+                near = difflib.get_close_matches(first, self.commands, n=1, cutoff=0.6)
+                if near:  # a mistyped command, not a file
+                    raise _usage_error(f"no command or file {first!r}: did you mean 'rulerun {near[0]}'? "
+                                       f"(commands: {', '.join(sorted(self.commands))})")
             args = [DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
 
@@ -97,7 +105,23 @@ class DefaultCommandGroup(click.Group):
         return rv
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rulelang")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        return "unknown (not installed)"
+
+
+def _print_version(ctx, param, value):
+    if value and not ctx.resilient_parsing:
+        click.echo(f"{PROG} {_version()}")
+        ctx.exit(0)
+
+
 @click.group(name=PROG, cls=DefaultCommandGroup, context_settings=CONTEXT_SETTINGS)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
 def cli():
     """Check, play and simulate card games written in rulelang.
 

@@ -294,3 +294,17 @@ def test_help_does_not_load_the_parser():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "Check, play and simulate" in out
     assert "HEAVY []" in out
+
+
+def test_a_mistyped_command_is_answered_with_the_nearest_one():
+    result = CliRunner().invoke(cli, ["simulat", "games/emu_ranchers.rules"])
+    assert result.exit_code == 2
+    assert "did you mean 'rulerun simulate'" in result.output and "does not exist" not in result.output
+    # a file name stays a file name, even when it does not exist
+    result = CliRunner().invoke(cli, ["nosuchfile.rules"])
+    assert result.exit_code == 2 and "does not exist" in result.output
+
+
+def test_version():
+    result = CliRunner().invoke(cli, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("rulerun ") and result.output.strip() != "rulerun"
