@@ -8,21 +8,25 @@ import click
 
 from ..runtime import RuleError
 from .common import _load_game, _num_players, _plural, _print_diagnostics, _value_text
-from .group import RULES_FILE, _Failure, _usage_error, cli
+from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
 
 
 @cli.command("check")
 @click.argument("file", type=RULES_FILE)
-def check_cmd(file):
+@click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
+              help="Check with a parameter or option set (repeatable): the warnings that depend on "
+                   "the values (a choice never reached, a requirement always false) are for these.")
+def check_cmd(file, params):
     """Check a rules file: syntax, names, types; then compile it.
 
     Prints each problem as FILE:LINE:COL with the source line to stderr.
     Exits 0 and prints 'FILE: ok' if there are no errors (warnings are
-    shown but allowed), 1 if there are errors.
+    shown but allowed), 1 if there are errors, 2 for a bad --set.
 
     \b
-    Example:
+    Examples:
       rulerun check games/emu_ranchers.rules
+      rulerun check games/emu_ranchers.rules --set excuse=true --set years=1
     """
     import rulelang
 
@@ -37,13 +41,15 @@ def check_cmd(file):
         _print_diagnostics(diags, text)
         raise _Failure(f"{file} has {_plural(max(len(errors), 1), 'error')}", 1)
     try:
-        machine = compile_game(checked)
+        machine = compile_game(checked, params)
     except RuleError as e:
         _print_diagnostics(diags, text)
         click.echo(f"{e.span if e.span is not None else file}: error: {e.message}", err=True)
         raise _Failure(f"{file} does not compile", 1) from None
     except ParamError as e:
         _print_diagnostics(diags, text)
+        if params:  # a bad --set is bad input
+            raise _usage_error(str(e)) from None
         click.echo(f"{file}: error: {e}", err=True)
         raise _Failure(f"{file} does not compile", 1) from None
     warnings = list(diags) + check_machine(machine, checked)

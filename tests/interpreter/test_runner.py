@@ -308,3 +308,19 @@ def test_a_mistyped_command_is_answered_with_the_nearest_one():
 def test_version():
     result = CliRunner().invoke(cli, ["--version"])
     assert result.exit_code == 0 and result.output.startswith("rulerun ") and result.output.strip() != "rulerun"
+
+
+def test_check_takes_set(tmp_path):
+    rules = tmp_path / "gated.rules"
+    rules.write_text((ROOT / "examples" / "last_card.rules").read_text().replace(
+        'game "Last Card"', 'game "Last Card"\noption open: bool = false "the table is open"').replace(
+        "        choose play_card, draw, pass_turn", "        if open:\n          choose play_card, draw, pass_turn\n"
+        "        else:\n          choose play_card, draw, pass_turn"))
+    lines = rules.read_text().splitlines()
+    first, second = [i + 1 for i, line in enumerate(lines) if line.strip() == "choose play_card, draw, pass_turn"]
+    plain = CliRunner().invoke(cli, ["check", str(rules)])
+    assert plain.exit_code == 0 and f"gated.rules:{first}:11: warning: this choice can never be reached" in plain.output
+    opened = CliRunner().invoke(cli, ["check", str(rules), "--set", "open=true"])
+    assert opened.exit_code == 0 and f"gated.rules:{second}:11: warning: this choice can never be reached" \
+        in opened.output and f"gated.rules:{first}:" not in opened.output
+    assert CliRunner().invoke(cli, ["check", str(rules), "--set", "opne=true"]).exit_code == 2
