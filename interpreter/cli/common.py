@@ -97,12 +97,14 @@ def make_agents(game_seed: int, players: int) -> list:
     return [RandomAgent(f"{game_seed}:{seat}") for seat in range(players)]
 
 
-def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, chance_rng=None) -> int:
+def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, chance_rng=None,
+         record=None) -> int:
     """Play ``state`` to the end with ``agents`` (one per seat); returns the
     number of actions.  ``on_action(number, seat, text)`` is called before
     each action is applied.  Chance nodes only occur in games loaded with
     ``explicit_chance=True``; ``chance_rng`` (a ``random.Random``) then
-    resolves them uniformly, and they are not counted as actions."""
+    resolves them uniformly, and they are not counted as actions.
+    ``record(seat, text)`` gets every action's own text (a game log)."""
     n = 0
     while not state.is_terminal:
         if state.is_chance_node:
@@ -123,14 +125,16 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
         n += 1
         if on_action is not None:  # a secret choice is not told until it takes effect
             on_action(n, seat, "chooses in secret" if state.is_secret(action) else state.action_text(action))
+        if record is not None:  # a game log: the action itself, secret or not
+            record(seat, state.action_text(action))
         state.apply(action)
     return n
 
 
-def _play_reported(state, agents, max_actions, path, seed, on_action=None) -> int:
+def _play_reported(state, agents, max_actions, path, seed, on_action=None, record=None) -> int:
     """:func:`play`, with its failures turned into :class:`_Failure`."""
     try:
-        return play(state, agents, max_actions, on_action)
+        return play(state, agents, max_actions, on_action, record=record)
     except RuleError as e:
         raise _rule_failure(e, path, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
     except DeadState as e:

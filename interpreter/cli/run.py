@@ -17,8 +17,11 @@ from .group import RULES_FILE, _usage_error, cli, game_options, max_actions_opti
 @click.argument("file", type=RULES_FILE)
 @game_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print each action; only the header and the result.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Write the game to FILE as JSON Lines (rules, seed, every action, the result): "
+                   "'rulerun replay FILE' plays it again and checks every step.")
 @max_actions_option
-def run_cmd(file, players, seed, params, quiet, max_actions):
+def run_cmd(file, players, seed, params, quiet, log_file, max_actions):
     """Play one whole game with random bots and print it.
 
     Each seat is played by its own random bot, seeded from the game seed and
@@ -33,6 +36,7 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
     Examples:
       rulerun games/emu_ranchers.rules --seed 7
       rulerun games/emu_ranchers.rules --seed 7 --set pawns=true --quiet
+      rulerun examples/last_card.rules --seed 3 --log last_card.jsonl
     """
     game = _load_game(file, params)
     n = _num_players(game, players)
@@ -46,14 +50,24 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
     def log(number, seat, text):
         click.echo(f"{number:4d}  P{seat + 1}: {text}")
 
-    count = _play_reported(state, make_agents(seed, n), max_actions, file, seed, None if quiet else log)
-    if not quiet:
-        click.echo("")
-    click.echo(f"game over after {_plural(count, 'action')}")
+    writer = _log_writer(log_file, file, game, n, seed)
     try:
-        scores, winners = state.scores(), state.winners()
-    except RuleError as e:
-        raise _rule_failure(e, file, f" (at the end of the game, game seed {seed})") from None
+        count = _play_reported(state, make_agents(seed, n), max_actions, file, seed, None if quiet else log,
+                               record=writer.action if writer is not None else None)
+        if not quiet:
+            click.echo("")
+        click.echo(f"game over after {_plural(count, 'action')}")
+        try:
+            scores, winners = state.scores(), state.winners()
+        except RuleError as e:
+            if writer is not None:
+                writer.end(error=e.message)
+            raise _rule_failure(e, file, f" (at the end of the game, game seed {seed})") from None
+        if writer is not None:
+            writer.end(scores, winners)
+    finally:
+        if writer is not None:
+            writer.close()
     click.echo(f"scores: {_seats(scores)}")
     if not winners:
         click.echo("no winner")
@@ -67,6 +81,21 @@ def run_cmd(file, players, seed, params, quiet, max_actions):
         click.echo("record:")
         for line in lines:
             click.echo(f"  {line}")
+
+
+def _log_writer(log_file, rules_path, game, players, seed):
+    """A :class:`~interpreter.gamelog.LogWriter` for ``--log``, or None."""
+    if log_file is None:
+        return None
+    from pathlib import Path
+
+    from ..gamelog import LogWriter
+    try:
+        text = Path(rules_path).read_text(encoding="utf-8")
+        return LogWriter(log_file, rules_path, text, {k: v for k, v in game.overrides.items()}, seed, players,
+                         ["random"] * players)
+    except OSError as e:
+        raise _usage_error(f"--log {log_file}: cannot write it: {e.strerror or e}") from None
 
 
 @cli.command("play")

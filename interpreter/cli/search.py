@@ -128,17 +128,27 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
               help="The rules file (default: the one the replay names).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print each action.")
 def replay_cmd(replay_file, rules, quiet):
-    """Re-run a finding saved by 'rulerun fuzz --out' and show the state at it.
+    """Re-run a finding saved by 'rulerun fuzz --out' and show the state at it,
+    or play again a game log written by 'rulerun FILE --log'.
 
-    Exits 1 if the finding happens again, 0 if it does not (fixed rules).
+    A finding: exits 1 if it happens again, 0 if it does not (fixed rules).
+    A game log: every step is checked; exits 0 if the game comes out the
+    same, 1 at the first step that no longer fits (the rules have changed),
+    2 for a log that cannot be read (the message names the line).
 
     \b
-    Example (after 'rulerun fuzz examples/last_card_stuck.rules --out findings/'):
+    Examples (after 'rulerun fuzz examples/last_card_stuck.rules --out findings/'
+    and 'rulerun examples/last_card.rules --seed 3 --log last_card.jsonl'):
       rulerun replay findings/last_card_stuck-dead_state-2p-0.json
+      rulerun replay last_card.jsonl
     """
     from pathlib import Path
 
     from ..fuzz import ReplayError, load_replay
+    from ..gamelog import is_log
+
+    if is_log(replay_file):
+        return _replay_log(replay_file, rules, quiet)
 
     try:
         rules_file, f = load_replay(replay_file)
@@ -194,6 +204,56 @@ def replay_cmd(replay_file, rules, quiet):
         return
     click.echo(f"reproduced: {again[0]}: {again[1]}")
     raise _Failure("the finding happens again", 1, quiet=True)
+
+
+def _replay_log(log_file, rules, quiet):
+    from pathlib import Path
+
+    from ..gamelog import LogError, read_log, rules_hash
+    try:
+        header, actions, end = read_log(log_file)
+    except LogError as e:
+        raise _usage_error(str(e)) from None
+    if rules is None:
+        candidates = [Path(header["rules"]), Path(log_file).parent / header["rules"]]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is None:
+            raise _usage_error(f"cannot find the rules file {header['rules']!r}; give it with --rules FILE")
+        rules = str(found)
+    changed = rules_hash(Path(rules).read_text(encoding="utf-8")) != header.get("sha256")
+    game = _load_game(rules, {k: str(v) for k, v in header["params"].items()})
+    n = _num_players(game, header["players"])
+    state = _new_state(game, header["seed"], n, rules)
+    click.echo(f"{game.title} ({rules}): replaying {log_file}, players {n}, seed {header['seed']}"
+               + (" (the rules file has changed since the log was written)" if changed else ""))
+    for k, (seat, text, line) in enumerate(actions, 1):
+        if not quiet:
+            click.echo(f"  {k:4}  P{seat}: {text}")
+        try:
+            legal = {state.action_text(a): a for a in state.legal_actions()}
+            if state.is_terminal or seat != state.current_player + 1 or text not in legal:
+                now = "the game is over" if state.is_terminal else \
+                    f"player {state.current_player + 1} is to move; legal: " + "; ".join(list(legal)[:8])
+                raise _Failure(f"{log_file}:{line}: step {k} no longer fits these rules: player {seat} "
+                               f"{text!r} ({now})", 1)
+            state.apply(legal[text])
+        except RuleError as e:
+            raise _rule_failure(e, rules, f" (step {k} of {log_file})") from None
+    if end is None:
+        click.echo(f"the log stops after {_plural(len(actions), 'action')} without the game's end "
+                   "(cut short); every step fitted")
+        return
+    if "error" in end:
+        click.echo(f"the game ended with a rule error: {end['error']}")
+        return
+    if not state.is_terminal:
+        raise _Failure(f"{log_file}: after every logged step the game is not over, but the log says it ended", 1)
+    scores, winners = state.scores(), [w + 1 for w in state.winners()]
+    if scores != end.get("scores") or winners != end.get("winners"):
+        raise _Failure(f"{log_file}: the game ends with scores {scores} and winners {winners}, "
+                       f"not {end.get('scores')} and {end.get('winners')} as logged", 1)
+    click.echo(f"the same game: {_plural(len(actions), 'action')}, scores {scores}, "
+               f"winners {', '.join(f'P{w}' for w in winners) or 'none'}")
 
 
 @cli.command("explore")

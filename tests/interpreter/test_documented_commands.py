@@ -49,6 +49,7 @@ PROMISES = {
     "rulerun diff examples/last_card.rules examples/last_card_high.rules": (1, "they differ"),
     "rulerun fuzz games/desplumados.rules": (1, "cycle"),
     "rulerun check games/emu_ranchers.rules": (0, "ok"),
+    "rulerun replay last_card.jsonl": (0, "the same game"),
 }
 
 
@@ -87,6 +88,8 @@ def test_the_readme_commands_do_what_they_say(tmp_path, monkeypatch):
 def test_the_help_examples_run(tmp_path, monkeypatch, line):
     if "findings/" in line and " replay " in f" {line} ":
         run_in(tmp_path, monkeypatch, "rulerun fuzz examples/last_card_stuck.rules --out findings/")
+    if line.endswith(".jsonl") and " replay " in f" {line} ":
+        run_in(tmp_path, monkeypatch, "rulerun examples/last_card.rules --seed 3 --log last_card.jsonl")
     result = run_in(tmp_path, monkeypatch, line)
     assert result.exit_code in (0, 1), f"{line}\n{result.output}"  # 1: a finding, a difference
     assert result.output.strip() and "Traceback" not in result.output, line
