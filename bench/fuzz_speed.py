@@ -5,7 +5,11 @@ reports the median actions per second of each and their ratio:
 
   simulate   random games as ``rulerun simulate`` plays them (no checks)
   fuzz       ``interpreter.fuzz.fuzz`` with its default checks on (position
-             hashing, invariants, determinism replays, Hypothesis's search)
+             hashing, invariants, determinism replays, Hypothesis's search,
+             who decides, what never ran), on the same game: its options and
+             parameters at their defaults, as simulate plays it (``--draw``:
+             drawn as the fuzzer does by default, which plays other, often
+             larger games and compiles the game again per setting)
 
 Both count from the first game, not the loading.  A benchmark, never a
 test: the machine's noise decides the last digit.
@@ -45,8 +49,8 @@ def simulate_speed(game, players: int, games: int, seed: int) -> float:
     return actions / (time.perf_counter() - start)
 
 
-def fuzz_speed(path: Path, players: int, examples: int, seed: int) -> tuple:
-    report = fuzz(path, players=players, examples=examples, seed=seed, max_actions=MAX_ACTIONS)
+def fuzz_speed(path: Path, players: int, examples: int, seed: int, draw: bool = False) -> tuple:
+    report = fuzz(path, players=players, examples=examples, seed=seed, max_actions=MAX_ACTIONS, vary_small=draw)
     return report.actions_per_s, [f.kind for f in report.findings]
 
 
@@ -57,6 +61,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sim-games", type=int, default=100, help="random games per simulate run")
     ap.add_argument("--repeat", type=int, default=3, help="alternating repeats (the median is shown)")
     ap.add_argument("--players", type=int, nargs="*", help="player counts (default: every count of each game)")
+    ap.add_argument("--draw", action="store_true", help="let the fuzzer draw options and parameters, as by default")
     args = ap.parse_args(argv)
     print(f"{'game':22} {'players':>7} {'simulate/s':>11} {'fuzz/s':>9} {'ratio':>6}  findings")
     for name in args.games:
@@ -67,7 +72,7 @@ def main(argv=None) -> int:
             sims, fuzzes, kinds = [], [], set()
             for r in range(args.repeat):
                 sims.append(simulate_speed(game, n, args.sim_games, 1000 * r))
-                speed, found = fuzz_speed(path, n, args.examples, r)
+                speed, found = fuzz_speed(path, n, args.examples, r, args.draw)
                 fuzzes.append(speed)
                 kinds.update(found)
             s, f = statistics.median(sims), statistics.median(fuzzes)

@@ -142,7 +142,7 @@ class MachineChecks:
         if plan is None:  # (evaluated each time, kept while their places stay the same)
             plan = self._hold_plan = (
                 [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None],
-                [(i, f, r[0], r[1]) for i, ((f, _, _), r) in enumerate(zip(self.invariants, self.invariant_reads))
+                [(i, f, r[0], r[1], r[2]) for i, ((f, _, _), r) in enumerate(zip(self.invariants, self.invariant_reads))
                  if r is not None])
         each, kept = plan
         try:
@@ -154,8 +154,9 @@ class MachineChecks:
                     return False
             if kept:
                 Z = st.Z
-                for i, f, places, card_vars in kept:
-                    now = marshal.dumps(([Z[j] for j in places], st.C if card_vars else None), 2)
+                for i, f, places, card_vars, cells in kept:
+                    now = marshal.dumps(([Z[j] for j in places], st.C if card_vars else None,
+                                         (st.P, st.F) if cells else None), 2)
                     if held.get(i) != now:
                         if not f(st):
                             return False

@@ -127,18 +127,18 @@ def stalling(state, legal, order) -> int:
     place (a draw pile nobody sees) holds fewer cards: a player who takes
     only those never draws, and a game that ends only by drawing need not
     end.  ``order[0]`` if every action draws (or the list is long)."""
-    if len(legal) > STALL_LOOKAHEAD:
+    if len(legal) > STALL_LOOKAHEAD or len(legal) == 1:
         return order[0]
     m = state.m
     hidden = [i for i, v in enumerate(state.vis) if not v and i not in m.stack_instances]
-    now = sum(len(state.Z[i]) for i in hidden)
+    now = sum(map(len, map(state.Z.__getitem__, hidden)))
     for i in order:
         after = state.clone()
         try:
             after.apply(legal[i])
         except Exception:  # noqa: BLE001 - a failing action is the other checks' finding, not a stall
             continue
-        if sum(len(after.Z[j]) for j in hidden) >= now:
+        if sum(map(len, map(after.Z.__getitem__, hidden))) >= now:
             return i
     return order[0]
 

@@ -21,6 +21,10 @@ it played often enough:
 
 from __future__ import annotations
 
+from operator import itemgetter
+
+_first = itemgetter(0)
+
 MIN_GAMES = 10  # games at a player count before its seats are judged
 MIN_REACHED = 3  # times each other seat reached a choice before a seat that never did is flagged
 
@@ -31,6 +35,7 @@ class SeatLog:
         self.seats = {}  # (player count, seat) -> [decisions, {site: times}, {action: times}, set of offered uids]
         self.sites = {}  # (machine id, site) -> (where, "choose a, b, ...")
         self.machines = {}  # id -> machine, to name the offered actions
+        self.actions = {}  # (machine id, site action uid) -> (choice, action name)
         self.runs = {}  # (player count, choice) -> the most decisions one seat made there in a row
         self.last = None  # (choice, seat) of the decision before, and how many in a row
         self.run = 0
@@ -41,31 +46,44 @@ class SeatLog:
 
     def record(self, state, a) -> None:
         """A decision of the seat to move: the action it took (and, from the
-        state's legal actions, what it was offered)."""
-        m = state.m
-        key = (state.n, state.me)
+        state's legal actions, what it was offered).  Called at every step
+        of the fuzzer: kept to a few dictionary updates."""
+        me = state.me
+        key = (state.n, me)
         entry = self.seats.get(key)
         if entry is None:
             entry = self.seats[key] = [0, {}, {}, set()]
         entry[0] += 1
-        sa = m.site_actions[a[0]]
+        m = state.m
+        known = self.actions.get((id(m), a[0]))
+        if known is None:
+            known = self.actions[(id(m), a[0])] = self._action(m, a[0])
+        where, name = known
+        sites, taken = entry[1], entry[2]
+        sites[where] = sites.get(where, 0) + 1
+        taken[name] = taken.get(name, 0) + 1
+        legal = state._legal
+        if legal is not None:
+            entry[3].update(map(_first, legal))
+        if self.last == (where, me):
+            self.run += 1
+            if self.run > self.runs.get((state.n, where), 0):
+                self.runs[(state.n, where)] = self.run
+        else:
+            self.last = (where, me)
+            self.run = 1
+            if (state.n, where) not in self.runs:
+                self.runs[(state.n, where)] = 1
+
+    def _action(self, m, uid) -> tuple:
+        """(choice, action name) of a site action: the choice as (where, "choose a, b, ...")."""
+        sa = m.site_actions[uid]
         site = (id(m), sa.site)
         if site not in self.sites:
             self.sites[site] = (str(sa.site_span), "choose " + ", ".join(x.action.name for x in m.sites[sa.site]))
-        where = self.sites[site]
-        entry[1][where] = entry[1].get(where, 0) + 1
-        now = (where, state.me)
-        self.run = self.run + 1 if now == self.last else 1
-        self.last = now
-        runs = self.runs
-        if self.run > runs.get((state.n, where), 0):
-            runs[(state.n, where)] = self.run
-        name = sa.action.name
-        entry[2][name] = entry[2].get(name, 0) + 1
-        if state._legal is not None:
-            entry[3].update(x[0] for x in state._legal)
         if site[0] not in self.machines:
             self.machines[site[0]] = m
+        return self.sites[site], sa.action.name
 
     def offered(self, entry) -> list:
         names = set()

@@ -94,7 +94,7 @@ class Machine(MachineViews, MachineChecks):
         self.cvar_initial = ()
         self.flow_slots = ()
         self.invariants = []  # (closure, message, span): checked at decision points
-        self.invariant_reads = []  # for each: (zone instances, reads card vars) if that is all it reads, or None
+        self.invariant_reads = []  # for each: (zone instances, reads card vars, reads cells/faces) if that is all, or None
         self._hold_plan = None  # the two lists Machine.invariants_hold goes through, made on first use
         self.records = []  # (name, doc, type, V index, per player): the game's record
         self.achievements = []  # (text, function, span), read with achievement_slot = the player

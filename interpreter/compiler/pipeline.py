@@ -12,7 +12,7 @@ from .flow import FlowCompiler
 from .layout import Layout, compile_start
 from .params import resolve_params
 from .reads import nesting, zone_reads
-from .tree import all_blocks
+from .tree import all_blocks, walk
 
 
 def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None,
@@ -65,9 +65,11 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         m.invariants.append(entry)
         # the places it reads, if that is all and it costs more to evaluate than to compare them:
         # see Machine.invariants_hold
-        reads = zone_reads(g, inv.cond) if nesting(g, inv.cond) >= 2 else None
+        costly = nesting(g, inv.cond) >= 2 or any(isinstance(x, A.Call) and x.func == "all_cards"
+                                                  for x in walk(inv.cond))
+        reads = zone_reads(g, inv.cond) if costly else None
         m.invariant_reads.append(None if reads is None else (
-            tuple(z * m.stride + p for z in sorted(reads[0]) for p in range(m.stride)), reads[1]))
+            tuple(z * m.stride + p for z in sorted(reads[0]) for p in range(m.stride)), reads[1], reads[2]))
         if inv.always:
             m.always_invariants.append(entry)
     for z in g.zones.values():

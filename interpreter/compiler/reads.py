@@ -1,10 +1,10 @@
 """What an expression reads of the state, when that is only zones.
 
-``zone_reads(g, e)`` gives ``(zone indices, reads card variables)`` for an
-expression that reads nothing of the state but the cards of some zones and,
-perhaps, card variables (through the user functions it calls as well); for
-anything else (a variable, ``me``, a face, a grid's cells, ``can``...) it
-gives None.  The fuzzer uses it to check a declared invariant again only
+``zone_reads(g, e)`` gives ``(zone indices, reads card variables, reads
+cells or faces)`` for an expression that reads nothing of the state but the
+cards of some zones and, perhaps, card variables, the cells of grid cards
+and the face-down flags (through the user functions it calls as well); for
+anything else (a variable, ``me``, ``can``, the turns...) it gives None.  The fuzzer uses it to check a declared invariant again only
 when what it reads has changed (see ``Machine.invariants_hold``).  Like
 :mod:`.purity`, it is conservative: whatever it does not know, it gives up on.
 
@@ -17,10 +17,11 @@ from rulelang import ast as A
 
 from .tree import children
 
-# Builtins that read the table beyond the zones' cards (a grid's cells, the
-# actions, the winners, the cards in play).
-_OPAQUE = frozenset({"stack_of", "open_cells", "neighbours", "cell_of", "corners", "lines", "can", "all_cards",
-                     "is_winner", "turns_taken"})
+# Builtins that read the table beyond the zones' cards, their cells and their
+# faces (the actions, the winners, the turns); all_cards() reads the cards in
+# play, which a game never changes.
+_OPAQUE = frozenset({"stack_of", "open_cells", "corners", "lines", "can", "is_winner", "turns_taken"})
+_CELLS = frozenset({"neighbours", "cell_of"})  # read the cards' cells (st.P) as well
 
 
 class _GiveUp(Exception):
@@ -28,13 +29,14 @@ class _GiveUp(Exception):
 
 
 def zone_reads(g, e):
-    """``(frozenset of zone indices, bool)`` or None (see the module doc)."""
+    """``(frozenset of zone indices, reads card variables, reads cells or
+    faces)`` or None (see the module doc)."""
     walker = _Reads(g)
     try:
         walker.expr(e, frozenset())
     except _GiveUp:
         return None
-    return frozenset(walker.zones), walker.card_vars
+    return frozenset(walker.zones), walker.card_vars, walker.cells
 
 
 def nesting(g, e) -> int:
@@ -60,6 +62,7 @@ class _Reads:
         self.g = g
         self.zones = set()
         self.card_vars = False
+        self.cells = False  # a grid's cells (neighbours, cell_of) or a card's face-down flag
         self.seen_functions = set()
 
     def expr(self, e, bound) -> None:
@@ -81,8 +84,10 @@ class _Reads:
         if isinstance(e, A.Attr):
             if e.name in g.card_vars:
                 self.card_vars = True
+            elif e.name == "face_down":
+                self.cells = True
             elif e.name not in g.card_attrs:
-                raise _GiveUp  # a card's face
+                raise _GiveUp
             self.expr(e.obj, bound)
             return
         if isinstance(e, (A.CallGen, A.ListComp)):
@@ -102,6 +107,8 @@ class _Reads:
                 self.function(r[1])
             elif r[0] != "builtin" or e.func in _OPAQUE:
                 raise _GiveUp  # a player variable, or a helper that reads more
+            elif e.func in _CELLS:
+                self.cells = True
             for a in e.args:
                 self.expr(a, bound)
             return

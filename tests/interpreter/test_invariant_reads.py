@@ -69,9 +69,9 @@ def test_what_an_invariant_reads(tmp_path):
     _, g, conds = invariants(tmp_path)
     zone = {name: z.index for name, z in g.zones.items()}
     reads = [zone_reads(g, e) for e in conds]
-    assert reads[0] == (frozenset({zone["pile"], zone["far"]}), False)
-    assert reads[1] == (frozenset({zone["hand"]}), False)  # through a function
-    assert reads[2] == (frozenset({zone["hand"]}), True)   # and a card variable
+    assert reads[0] == (frozenset({zone["pile"], zone["far"]}), False, False)
+    assert reads[1] == (frozenset({zone["hand"]}), False, False)  # through a function
+    assert reads[2] == (frozenset({zone["hand"]}), True, False)   # and a card variable
     assert reads[3] is None  # a variable
     assert reads[4] is None  # a place and a variable
     assert reads[5] is None  # a player variable
@@ -117,3 +117,24 @@ def test_a_card_variable_that_changes_has_the_invariant_checked_again(tmp_path):
         assert m.invariants_hold(state, held)
     state.apply_text("bump")  # only a card variable changes: the places are as they were
     assert not m.invariants_hold(state, held)
+
+
+def test_an_invariant_on_a_grid_is_kept_with_its_cells_and_faces(tmp_path):
+    """Hens's neighbour invariant reads cells (neighbours, cell_of) and faces: it is kept while
+    the barnyards, their cells and the faces stay the same, and a placement that breaks the
+    rule is still found (here with the placement's own requirement deleted)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "games" / "hens.rules").read_text()
+    game = load(root / "games" / "hens.rules")
+    i = next(k for k, (_, msg, _) in enumerate(game.machine.invariants) if msg.startswith("next to a hen"))
+    places, card_vars, cells = game.machine.invariant_reads[i]
+    assert places and cells and not card_vars
+    rule = "  require all(n.face_down or n.breed == c.breed or abs(n.number - c.number) == 1 " \
+           "for n in neighbours(barnyard(me), x))\n"
+    assert rule in text
+    path = tmp_path / "hens_any_place.rules"
+    path.write_text(text.replace(rule, ""))
+    report = fuzz(path, players=2, examples=20, kinds=("invariant",))
+    assert [f.message for f in report.findings] == \
+        ["next to a hen, every hen shares its breed or is one number from it"], report.findings
