@@ -9,7 +9,7 @@ import click
 
 from ..runtime import DeadState, RuleError
 from .common import (_dead_state_failure, _game_record, _load_game, _new_state, _num_players, _params_text,
-                     _plural, _rule_failure, _seed, make_agents, play)
+                     _plural, _progress, _rule_failure, _seed, make_agents, play)
 from .group import RULES_FILE, _Failure, _TooLong, cli, game_options, max_actions_option
 
 
@@ -20,96 +20,150 @@ from .group import RULES_FILE, _Failure, _TooLong, cli, game_options, max_action
 @game_options
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: games, players, seed, mean_actions, wins_per_seat, "
-                   "mean_scores, capped, achievements, games_per_s, params.")
+                   "mean_scores, capped, achievements, games_per_s, params, interrupted, seats "
+                   "(wins, shares and scores with their 95% intervals), shared_wins, no_winner, "
+                   "length, actions_used.")
 @max_actions_option
 def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
     """Play many games with random bots and report statistics.
 
     Game i (from 0) uses game seed SEED+i, and its bots are seeded from that
     game seed and their seat, so a run is reproducible from SEED.  Reports
-    the mean number of actions per game, the wins per seat (a win shared by
-    k players counts 1/k for each), the mean score per seat, how often each
-    of the game's achievements was reached, and the speed.  A game still
-    going after --max-actions actions is counted apart ("capped"): rules
-    that need not end show up there, not as an error.
+    the game length, the wins per seat (a win shared by k players counts 1/k
+    for each) and the mean score per seat, each with its 95% confidence
+    interval, the shared wins, how often each action was played and each of
+    the game's achievements reached, and the speed.  A game still going
+    after --max-actions actions is counted apart ("capped"): rules that need
+    not end show up there, not as an error.  On a terminal a progress line
+    shows the games played; Ctrl-C stops and reports the games finished so
+    far (exit 130).
 
     \b
     Examples:
       rulerun simulate games/emu_ranchers.rules -n 500 --seed 1
       rulerun simulate games/emu_ranchers.rules -n 100 --set years=1 --json
     """
+    from ..stats import Tally
+
     game = _load_game(file, params)
     n = _num_players(game, players)
     seed = _seed(seed)
-    wins = [0.0] * n
-    score_sums = [0.0] * n
-    total_actions = 0
-    capped = 0
+    tally = Tally(n)
     reached = {}  # achievement -> (games in which someone reached it, [the same for each seat])
+    total_actions = 0
+    interrupted = False
+    update, stop = _progress("simulating", as_json)
     start = time.perf_counter()
-    for i in range(games):
-        game_seed = seed + i
-        state = _new_state(game, game_seed, n, file)
-        try:
-            total_actions += play(state, make_agents(game_seed, n), max_actions)
-            winners, returns = state.winners(), state.returns()
-            achieved = _game_record(state, file)["achievements"]
-        except _TooLong:
-            capped += 1
-            total_actions += max_actions
-            continue
-        except RuleError as e:
-            when = "at the end" if state.is_terminal else f"after {_plural(len(state.history), 'action')}"
-            raise _rule_failure(e, file, f" (game seed {game_seed}, {when})") from None
-        except DeadState as e:
-            raise _dead_state_failure(e, game_seed) from None
-        for w in winners:
-            wins[w] += 1 / len(winners)
-        for p, r in enumerate(returns):
-            score_sums[p] += r
-        for text, seats in achieved.items():
-            anyone, counts = reached.get(text, (0, [0] * n))
-            for p in seats:
-                counts[p] += 1
-            reached[text] = (anyone + bool(seats), counts)
+    try:
+        for i in range(games):
+            game_seed = seed + i
+            state = _new_state(game, game_seed, n, file)
+            try:
+                length = play(state, make_agents(game_seed, n), max_actions)
+                winners, returns = state.winners(), state.returns()
+                achieved = _game_record(state, file)["achievements"]
+            except _TooLong:
+                tally.add_capped()
+                total_actions += max_actions
+                continue
+            except RuleError as e:
+                when = "at the end" if state.is_terminal else f"after {_plural(len(state.history), 'action')}"
+                raise _rule_failure(e, file, f" (game seed {game_seed}, {when})") from None
+            except DeadState as e:
+                raise _dead_state_failure(e, game_seed) from None
+            total_actions += length
+            names = state.m.site_actions
+            used = {}
+            for a in state.history:
+                if isinstance(a, tuple):
+                    name = names[a[0]].action.name
+                    used[name] = used.get(name, 0) + 1
+            tally.add(winners, returns, length, used)
+            for text, seats in achieved.items():
+                anyone, counts = reached.get(text, (0, [0] * n))
+                for p in seats:
+                    counts[p] += 1
+                reached[text] = (anyone + bool(seats), counts)
+            if update is not None and i % 20 == 19:
+                update(i + 1, total_actions)
+    except KeyboardInterrupt:  # the games finished so far are reported, then exit 130
+        interrupted = True
+    finally:
+        stop()
     elapsed = time.perf_counter() - start
-    per_s = games / elapsed if elapsed > 0 else float("inf")
-    mean_actions = total_actions / games
-    ended = games - capped
+    played = tally.games + tally.capped
+    if played == 0:
+        raise _Failure("interrupted before the first game ended", 130)
+    per_s = played / elapsed if elapsed > 0 else float("inf")
+    mean_actions = total_actions / played
+    ended = tally.games
     if ended == 0:
-        raise _Failure(f"none of the {games} games ended within {_plural(max_actions, 'action')}; "
+        raise _Failure(f"none of the {played} games ended within {_plural(max_actions, 'action')}; "
                        "see --max-actions", 1)
-    mean_scores = [s / ended for s in score_sums]
+    summary = tally.summary()
+    seats = summary["seats"]
 
     if as_json:
         click.echo(json.dumps({
-            "games": games,
+            "games": played,
             "players": n,
             "seed": seed,
             "mean_actions": mean_actions,
-            "wins_per_seat": [round(w, 9) for w in wins],
-            "mean_scores": mean_scores,
-            "capped": capped,
+            "wins_per_seat": [s["wins"] for s in seats],
+            "mean_scores": [s["mean_score"] for s in seats],
+            "capped": tally.capped,
             "achievements": {text: {"games": anyone, "per_seat": counts}
                              for text, (anyone, counts) in reached.items()},
             "games_per_s": round(per_s, 3) if per_s != float("inf") else None,
             "params": game.params_for(n),
+            "interrupted": interrupted,
+            "seats": seats,
+            "shared_wins": summary["shared_wins"], "no_winner": summary["no_winner"],
+            "length": summary["length"],
+            "actions_used": summary["actions_used"],
         }, indent=2))
-        return
-    click.echo(f"{game.title} ({file}): {games} games, {n} players, seeds {seed}..{seed + games - 1}")
+    else:
+        _print_summary(game, file, n, seed, played, mean_actions, summary, reached, tally, max_actions,
+                       elapsed, per_s, interrupted)
+    if interrupted:
+        raise _Failure(f"interrupted after {_plural(played, 'game')}", 130, quiet=True)
+
+
+def _ci(lo, hi, fmt="{:.1f}") -> str:
+    return "[" + fmt.format(lo) + ", " + fmt.format(hi) + "]"
+
+
+def _print_summary(game, file, n, seed, played, mean_actions, summary, reached, tally, max_actions, elapsed,
+                   per_s, interrupted):
+    ended = tally.games
+    if interrupted:
+        click.echo(f"interrupted: the {_plural(played, 'game')} finished so far")
+    click.echo(f"{game.title} ({file}): {played} games, {n} players, seeds {seed}..{seed + played - 1}")
     click.echo(f"params: {_params_text(game.params_for(n))}")
-    click.echo(f"mean actions per game: {mean_actions:.1f}")
+    length = summary["length"]
+    click.echo(f"mean actions per game: {mean_actions:.1f}  (finished games: {length['mean']:.1f}, "
+               f"95% CI {_ci(*length['ci'])}, min {length['min']}, max {length['max']})")
     click.echo("")
-    click.echo(f"{'seat':<6}{'wins':>10}{'win %':>9}{'mean score':>14}")
-    for p in range(n):
-        click.echo(f"{'P' + str(p + 1):<6}{wins[p]:>10.2f}{100 * wins[p] / ended:>8.1f}%{mean_scores[p]:>14.2f}")
-    if capped:
-        click.echo(f"\n{_plural(capped, 'game')} ({100 * capped / games:.1f}%) still going after "
+    click.echo(f"{'seat':<6}{'wins':>10}{'win %':>9}  {'95% CI':<16}{'mean score':>12}  {'95% CI':<20}")
+    for s in summary["seats"]:
+        lo, hi = s["win_share_ci"]
+        click.echo(f"{'P' + str(s['seat']):<6}{s['wins']:>10.2f}{100 * s['win_share']:>8.1f}%  "
+                   f"{_ci(100 * lo, 100 * hi):<16}{s['mean_score']:>12.2f}  {_ci(*s['score_ci'], '{:.2f}'):<20}")
+    if summary["shared_wins"] or summary["no_winner"]:
+        click.echo(f"shared wins: {summary['shared_wins']} ({100 * summary['shared_wins'] / ended:.1f}%), "
+                   f"no winner: {summary['no_winner']}")
+    if tally.capped:
+        click.echo(f"\n{_plural(tally.capped, 'game')} ({100 * tally.capped / played:.1f}%) still going after "
                    f"{_plural(max_actions, 'action')}: left out of the wins and scores above")
     if reached:
         click.echo("")
         click.echo(f"{'achievement':<58}{'games':>8}{'share':>8}")
         for text, (anyone, _counts) in reached.items():
             click.echo(f"{text[:57]:<58}{anyone:>8}{100 * anyone / ended:>7.1f}%")
+    used = summary["actions_used"]
+    if used:
+        click.echo("")
+        click.echo("actions played, per finished game: " + ", ".join(
+            f"{name} {k / ended:.1f}" for name, k in used.items()))
     click.echo("")
-    click.echo(f"{games} games in {elapsed:.2f} s ({per_s:.1f} games/s)")
+    click.echo(f"{played} games in {elapsed:.2f} s ({per_s:.1f} games/s)")

@@ -212,7 +212,8 @@ def test_simulate_json():
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
     assert set(data) == {"games", "players", "seed", "mean_actions", "wins_per_seat", "mean_scores",
-                         "capped", "achievements", "games_per_s", "params"}
+                         "capped", "achievements", "games_per_s", "params", "interrupted", "seats",
+                         "shared_wins", "no_winner", "length", "actions_used"}
     assert data["games"] == 20 and data["players"] == 2 and data["seed"] == 7
     assert len(data["wins_per_seat"]) == len(data["mean_scores"]) == 2
     assert sum(data["wins_per_seat"]) == pytest.approx(20)
@@ -231,7 +232,9 @@ def test_simulate_text_and_bad_n():
     assert r.exit_code == 0, r.stderr
     assert "3 games, 2 players, seeds 1..3" in r.stdout
     assert "years=1" in r.stdout
-    assert re.search(r"^P1\s+\d+\.\d\d\s+\d+\.\d%\s+-?\d+\.\d\d$", r.stdout, re.M)
+    # wins, win share and its interval, mean score and its interval
+    assert re.search(r"^P1\s+\d+\.\d\d\s+\d+\.\d%\s+\[\d+\.\d, \d+\.\d\]\s+-?\d+\.\d\d\s+"
+                     r"\[-?\d+\.\d\d, -?\d+\.\d\d\]\s*$", r.stdout, re.M), r.stdout
     assert "games/s" in r.stdout
     assert_one_line_error(invoke("simulate", EMU, "-n", "0"), 2, "-n")
     assert_one_line_error(invoke("simulate", EMU), 2, "--games")
