@@ -98,4 +98,30 @@ class Tally:
                 "actions_used": dict(sorted(self.actions.items(), key=lambda kv: -kv[1]))}
 
 
-__all__ = ["Tally", "wilson", "mean_ci"]
+
+class Paired:
+    """The difference B - A of a number measured on the same games (same
+    seeds, same bots: common random numbers), with its 95% interval."""
+
+    def __init__(self):
+        self.n = 0
+        self.a = 0.0
+        self.b = 0.0
+        self.d = [0.0, 0.0]  # total and total of squares of the differences
+
+    def add(self, a: float, b: float) -> None:
+        self.n += 1
+        self.a += a
+        self.b += b
+        d = b - a
+        self.d[0] += d
+        self.d[1] += d * d
+
+    def summary(self) -> dict:
+        mean, lo, hi = mean_ci(self.d[0], self.d[1], self.n)
+        n = self.n or 1
+        return {"a": self.a / n, "b": self.b / n, "difference": mean, "ci": [lo, hi],
+                "significant": self.n > 1 and (lo > 0 or hi < 0)}
+
+
+__all__ = ["Tally", "Paired", "wilson", "mean_ci"]

@@ -10,6 +10,7 @@
     rulerun replay REPLAY_FILE
     rulerun explore FILE [--players N] [--max-states N] [--set ...]
     rulerun diff A.rules B.rules [--players N|all] [--examples N] [--set ...] [--json]
+    rulerun compare A.rules [B.rules] -n N [--set-a ...] [--set-b ...] [--json]
 
 ``rulerun FILE`` is short for ``rulerun run FILE``: when the first argument
 is not a command name it is taken as the file of the default ``run``
@@ -36,7 +37,8 @@ The package, one module per concern:
 - :mod:`.simulate`: ``simulate``;
 - :mod:`.check`: ``check`` and ``params``;
 - :mod:`.search`: ``fuzz``, ``replay`` and ``explore``;
-- :mod:`.diff`: ``diff``.
+- :mod:`.diff`: ``diff``;
+- :mod:`.compare`: ``compare``.
 
 Importing the command modules registers their commands on ``cli``.
 :mod:`interpreter.runner` re-exports the public names.
@@ -46,6 +48,7 @@ from __future__ import annotations
 
 # importing the command modules registers their commands on cli
 from .check import check_cmd, params_cmd
+from .compare import compare_cmd
 from .diff import diff_cmd
 from .common import make_agents, play
 from .group import (CONTEXT_SETTINGS, DEFAULT_COMMAND, DEFAULT_MAX_ACTIONS, PROG, RULES_FILE,
@@ -57,7 +60,7 @@ from .simulate import simulate_cmd
 __all__ = ["cli", "main", "make_agents", "play", "DefaultCommandGroup", "PROG", "DEFAULT_COMMAND",
            "DEFAULT_MAX_ACTIONS", "CONTEXT_SETTINGS", "RULES_FILE", "game_options", "max_actions_option",
            "check_cmd", "params_cmd", "run_cmd", "play_cmd", "simulate_cmd", "fuzz_cmd", "replay_cmd",
-           "explore_cmd", "diff_cmd"]
+           "explore_cmd", "diff_cmd", "compare_cmd"]
 
 
 def main(argv=None):

@@ -136,6 +136,7 @@ def cli():
       rulerun replay REPLAY_FILE   re-run a finding saved by 'fuzz --out'
       rulerun explore FILE         walk every position of a small game
       rulerun diff A B             play two rules files side by side: what does a change do?
+      rulerun compare A B -n N     statistics of two rules files (or settings) on the same games
 
     Run 'rulerun COMMAND --help' for the options of a command.
 
