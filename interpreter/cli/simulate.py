@@ -23,8 +23,10 @@ from .group import RULES_FILE, _Failure, _TooLong, cli, game_options, max_action
                    "mean_scores, capped, achievements, games_per_s, params, interrupted, seats "
                    "(wins, shares and scores with their 95% intervals), shared_wins, no_winner, "
                    "length, actions_used.")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Play in this many processes; the results for a seed are the same whatever the number.")
 @max_actions_option
-def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
+def simulate_cmd(file, games, players, seed, params, as_json, workers, max_actions):
     """Play many games with random bots and report statistics.
 
     Game i (from 0) uses game seed SEED+i, and its bots are seeded from that
@@ -42,6 +44,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
     Examples:
       rulerun simulate games/emu_ranchers.rules -n 500 --seed 1
       rulerun simulate games/emu_ranchers.rules -n 100 --set years=1 --json
+      rulerun simulate games/hens.rules -n 1000 --workers 2
     """
     from ..stats import Tally
 
@@ -54,38 +57,34 @@ def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
     interrupted = False
     update, stop = _progress("simulating", as_json)
     start = time.perf_counter()
+
+    def merge(outcome):
+        nonlocal total_actions
+        if outcome[0] == "error":
+            raise _Failure(outcome[1], outcome[2], kind=outcome[3])
+        if outcome[0] == "capped":
+            tally.add_capped()
+            total_actions += max_actions
+            return
+        _, winners, returns, length, used, achieved = outcome
+        total_actions += length
+        tally.add(winners, returns, length, used)
+        for text, seats in achieved.items():
+            anyone, counts = reached.get(text, (0, [0] * n))
+            for p in seats:
+                counts[p] += 1
+            reached[text] = (anyone + bool(seats), counts)
+
     try:
-        for i in range(games):
-            game_seed = seed + i
-            state = _new_state(game, game_seed, n, file)
-            try:
-                length = play(state, make_agents(game_seed, n), max_actions)
-                winners, returns = state.winners(), state.returns()
-                achieved = _game_record(state, file)["achievements"]
-            except _TooLong:
-                tally.add_capped()
-                total_actions += max_actions
-                continue
-            except RuleError as e:
-                when = "at the end" if state.is_terminal else f"after {_plural(len(state.history), 'action')}"
-                raise _rule_failure(e, file, f" (game seed {game_seed}, {when})") from None
-            except DeadState as e:
-                raise _dead_state_failure(e, game_seed) from None
-            total_actions += length
-            names = state.m.site_actions
-            used = {}
-            for a in state.history:
-                if isinstance(a, tuple):
-                    name = names[a[0]].action.name
-                    used[name] = used.get(name, 0) + 1
-            tally.add(winners, returns, length, used)
-            for text, seats in achieved.items():
-                anyone, counts = reached.get(text, (0, [0] * n))
-                for p in seats:
-                    counts[p] += 1
-                reached[text] = (anyone + bool(seats), counts)
-            if update is not None and i % 20 == 19:
-                update(i + 1, total_actions)
+        if workers <= 1:
+            for i in range(games):
+                merge(_play_one(game, seed + i, n, file, max_actions))
+                if update is not None and i % 20 == 19:
+                    update(i + 1, total_actions)
+        else:
+            for outcomes in _in_workers(file, params, n, seed, games, max_actions, workers, update):
+                for outcome in outcomes:
+                    merge(outcome)
     except KeyboardInterrupt:  # the games finished so far are reported, then exit 130
         interrupted = True
     finally:
@@ -127,6 +126,70 @@ def simulate_cmd(file, games, players, seed, params, as_json, max_actions):
                        elapsed, per_s, interrupted)
     if interrupted:
         raise _Failure(f"interrupted after {_plural(played, 'game')}", 130, quiet=True)
+
+
+def _play_one(game, game_seed, n, file, max_actions) -> tuple:
+    """One game: ("ok", winners, returns, length, actions used, achievements), ("capped",),
+    or ("error", message, exit code, kind): plain data, to come back from a worker."""
+    try:
+        state = _new_state(game, game_seed, n, file)
+        try:
+            length = play(state, make_agents(game_seed, n), max_actions)
+            winners, returns = state.winners(), state.returns()
+            achieved = _game_record(state, file)["achievements"]
+        except _TooLong:
+            return ("capped",)
+        except RuleError as e:
+            when = "at the end" if state.is_terminal else f"after {_plural(len(state.history), 'action')}"
+            raise _rule_failure(e, file, f" (game seed {game_seed}, {when})") from None
+        except DeadState as e:
+            raise _dead_state_failure(e, game_seed) from None
+    except _Failure as f:
+        return ("error", f.message, f.code, f.kind)
+    names = state.m.site_actions
+    used = {}
+    for a in state.history:
+        if isinstance(a, tuple):
+            name = names[a[0]].action.name
+            used[name] = used.get(name, 0) + 1
+    return ("ok", winners, returns, length, used, achieved)
+
+
+_WORKER_GAMES = {}  # in a worker process: (file, params) -> the game, loaded once
+
+
+def _batch(job) -> list:
+    """A worker's share: the outcomes of games first_seed .. first_seed + count - 1."""
+    file, params, n, first_seed, count, max_actions = job
+    key = (file, tuple(sorted(params.items())))
+    game = _WORKER_GAMES.get(key)
+    if game is None:
+        from ..game import load
+        game = _WORKER_GAMES[key] = load(file, **params)
+    return [_play_one(game, first_seed + i, n, file, max_actions) for i in range(count)]
+
+
+def _in_workers(file, params, n, seed, games, max_actions, workers, update):
+    """The games in batches over ``workers`` processes, each batch's outcomes
+    yielded in seed order (so the figures are the same whatever the count)."""
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(5, min(200, games // (workers * 8) or 1))
+    jobs = [(file, params, n, seed + k, min(size, games - k), max_actions) for k in range(0, games, size)]
+    pool = ProcessPoolExecutor(max_workers=workers,
+                               initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    done = 0
+    try:
+        futures = [pool.submit(_batch, job) for job in jobs]
+        for future in futures:
+            outcomes = future.result()
+            done += len(outcomes)
+            if update is not None:
+                update(done, 0)
+            yield outcomes
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _ci(lo, hi, fmt="{:.1f}") -> str:

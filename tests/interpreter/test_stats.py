@@ -3,6 +3,7 @@ what they should, and a run cut short by Ctrl-C that reports its games."""
 
 import json
 import math
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -68,3 +69,22 @@ def test_ctrl_c_reports_the_games_finished_so_far(monkeypatch):
     result = CliRunner().invoke(cli, ["simulate", "examples/last_card.rules", "-n", "100", "--seed", "1"])
     assert result.exit_code == 130
     assert "interrupted: the 6 games finished so far" in result.output and "6 games in" in result.output
+
+
+def test_workers_give_the_same_figures_as_one_process():
+    args = ["simulate", "games/fox_in_the_henhouse.rules", "-n", "60", "--players", "3", "--seed", "4", "--json"]
+    one = json.loads(CliRunner().invoke(cli, args).output)
+    two = json.loads(CliRunner().invoke(cli, args + ["--workers", "2"]).output)
+    one.pop("games_per_s")
+    two.pop("games_per_s")
+    assert one == two
+
+
+def test_a_rule_error_in_a_worker_is_reported_as_in_one_process(tmp_path):
+    rules = tmp_path / "short.rules"
+    rules.write_text((Path("examples") / "last_card.rules").read_text().replace(
+        "action draw \"draw\":\n  require not empty(deck)\n", "action draw \"draw\":\n"))
+    one = CliRunner().invoke(cli, ["simulate", str(rules), "-n", "40", "--seed", "1"])
+    two = CliRunner().invoke(cli, ["simulate", str(rules), "-n", "40", "--seed", "1", "--workers", "2"])
+    assert one.exit_code == two.exit_code == 1
+    assert "rule error" in one.output and one.output.splitlines()[-1] == two.output.splitlines()[-1]
