@@ -314,9 +314,12 @@ class State:
                 for i, c in enumerate(row):
                     if not K[c] & bit:
                         slots.append((row, i, inst))
-        cards = [row[i] for row, i, _ in slots]
-        masks = [K[c] for c in cards]
-        places = [(s.P[c], s.F[c]) for c in cards]  # a cell and a face stay with the place
+        held = [row[i] for row, i, _ in slots]
+        masks = [K[c] for c in held]
+        places = [(s.P[c], s.F[c]) for c in held]  # a cell and a face stay with the place
+        # shuffled from a canonical order: where the unknown cards really lie
+        # must not change the sample a given rng gives (a bot would read it)
+        cards = sorted(held)
         rng.shuffle(cards)
         for (row, i, inst), c, mask, (cell, down) in zip(slots, cards, masks, places):
             row[i] = c

@@ -90,11 +90,16 @@ def _seed(seed: int | None) -> int:
     return random.SystemRandom().randrange(1 << 31) if seed is None else seed
 
 
-def make_agents(game_seed: int, players: int) -> list:
+def make_agents(game_seed: int, players: int, bots=None) -> list:
     """One bot per seat, each with its own RNG seeded from the game seed and
-    the seat, so a game replays exactly from its seed."""
+    the seat, so a game replays exactly from its seed.  ``bots``: {seat
+    (0-based): kind} for the seats not played at random (see
+    :func:`interpreter.bots.make_bot`)."""
     from ..agents import RandomAgent
-    return [RandomAgent(f"{game_seed}:{seat}") for seat in range(players)]
+    if not bots:
+        return [RandomAgent(f"{game_seed}:{seat}") for seat in range(players)]
+    from ..bots import make_bot
+    return [make_bot(bots.get(seat, "random"), f"{game_seed}:{seat}") for seat in range(players)]
 
 
 def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, chance_rng=None,
@@ -121,7 +126,10 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
             raise DeadState(n, seat)
         agent = agents[seat]
         obs = state.observation(seat) if getattr(agent, "needs_observation", True) else None
-        action = agent.choose(legal, obs)
+        if getattr(agent, "needs_sampler", False):  # a search bot: samples of what the seat may know, no more
+            action = agent.choose(legal, obs, sampler=lambda rng, seat=seat: state.resample(seat, rng), seat=seat)
+        else:
+            action = agent.choose(legal, obs)
         n += 1
         if on_action is not None:  # a secret choice is not told until it takes effect
             on_action(n, seat, "chooses in secret" if state.is_secret(action) else state.action_text(action))

@@ -165,6 +165,29 @@ def _parse_sets(ctx, param, values) -> dict:
     return params
 
 
+def _parse_bots(ctx, param, values) -> dict:
+    """--bot SEAT=KIND (1-based seats) -> {seat (0-based): kind}."""
+    bots = {}
+    for item in values:
+        seat, eq, kind = item.partition("=")
+        if not eq or not seat.strip().isdigit() or int(seat) < 1:
+            raise click.BadParameter(f"expected SEAT=KIND with a seat from 1, not {item!r}", ctx, param)
+        from ..bots import make_bot
+        try:
+            make_bot(kind.strip(), 0)
+        except ValueError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
+        bots[int(seat) - 1] = kind.strip()
+    return bots
+
+
+def bot_option(f):
+    return click.option("--bot", "bots", metavar="SEAT=KIND", multiple=True, callback=_parse_bots,
+                        help="The bot that plays a seat (repeatable; the others play at random): random, "
+                             "greedy[:SAMPLES] (one step ahead on the score), mcts[:ITERATIONS] "
+                             "(information-set Monte Carlo tree search). Bots never see hidden cards.")(f)
+
+
 def game_options(f):
     """--players, --seed and --set, shared by run, play and simulate."""
     f = click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,

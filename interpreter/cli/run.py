@@ -10,7 +10,7 @@ import click
 from ..runtime import DeadState, RuleError
 from .common import (_dead_state_failure, _record_lines, _load_game, _new_state, _num_players, _params_text,
                      _play_reported, _plural, _rule_failure, _seats, _seed, make_agents)
-from .group import RULES_FILE, _usage_error, cli, game_options, max_actions_option
+from .group import RULES_FILE, _usage_error, bot_option, cli, game_options, max_actions_option
 
 
 @cli.command("run")
@@ -20,8 +20,9 @@ from .group import RULES_FILE, _usage_error, cli, game_options, max_actions_opti
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Write the game to FILE as JSON Lines (rules, seed, every action, the result): "
                    "'rulerun replay FILE' plays it again and checks every step.")
+@bot_option
 @max_actions_option
-def run_cmd(file, players, seed, params, quiet, log_file, max_actions):
+def run_cmd(file, players, seed, params, quiet, log_file, bots, max_actions):
     """Play one whole game with random bots and print it.
 
     Each seat is played by its own random bot, seeded from the game seed and
@@ -37,6 +38,7 @@ def run_cmd(file, players, seed, params, quiet, log_file, max_actions):
       rulerun games/emu_ranchers.rules --seed 7
       rulerun games/emu_ranchers.rules --seed 7 --set pawns=true --quiet
       rulerun examples/last_card.rules --seed 3 --log last_card.jsonl
+      rulerun games/fox_in_the_henhouse.rules --players 3 --bot 1=mcts --bot 2=greedy
     """
     game = _load_game(file, params)
     n = _num_players(game, players)
@@ -50,9 +52,11 @@ def run_cmd(file, players, seed, params, quiet, log_file, max_actions):
     def log(number, seat, text):
         click.echo(f"{number:4d}  P{seat + 1}: {text}")
 
-    writer = _log_writer(log_file, file, game, n, seed)
+    if any(seat >= n for seat in bots):
+        raise _usage_error(f"--bot: this game has {n} seats")
+    writer = _log_writer(log_file, file, game, n, seed, bots)
     try:
-        count = _play_reported(state, make_agents(seed, n), max_actions, file, seed, None if quiet else log,
+        count = _play_reported(state, make_agents(seed, n, bots), max_actions, file, seed, None if quiet else log,
                                record=writer.action if writer is not None else None)
         if not quiet:
             click.echo("")
@@ -83,7 +87,7 @@ def run_cmd(file, players, seed, params, quiet, log_file, max_actions):
             click.echo(f"  {line}")
 
 
-def _log_writer(log_file, rules_path, game, players, seed):
+def _log_writer(log_file, rules_path, game, players, seed, bots=None):
     """A :class:`~interpreter.gamelog.LogWriter` for ``--log``, or None."""
     if log_file is None:
         return None
@@ -93,7 +97,7 @@ def _log_writer(log_file, rules_path, game, players, seed):
     try:
         text = Path(rules_path).read_text(encoding="utf-8")
         return LogWriter(log_file, rules_path, text, {k: v for k, v in game.overrides.items()}, seed, players,
-                         ["random"] * players)
+                         [(bots or {}).get(p, "random") for p in range(players)])
     except OSError as e:
         raise _usage_error(f"--log {log_file}: cannot write it: {e.strerror or e}") from None
 

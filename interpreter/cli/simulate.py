@@ -10,7 +10,7 @@ import click
 from ..runtime import DeadState, RuleError
 from .common import (_dead_state_failure, _game_record, _load_game, _new_state, _num_players, _params_text,
                      _plural, _progress, _rule_failure, _seed, make_agents, play)
-from .group import RULES_FILE, _Failure, _TooLong, cli, game_options, max_actions_option
+from .group import RULES_FILE, _Failure, _TooLong, _usage_error, bot_option, cli, game_options, max_actions_option
 
 
 @cli.command("simulate")
@@ -25,8 +25,9 @@ from .group import RULES_FILE, _Failure, _TooLong, cli, game_options, max_action
                    "length, actions_used.")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Play in this many processes; the results for a seed are the same whatever the number.")
+@bot_option
 @max_actions_option
-def simulate_cmd(file, games, players, seed, params, as_json, workers, max_actions):
+def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max_actions):
     """Play many games with random bots and report statistics.
 
     Game i (from 0) uses game seed SEED+i, and its bots are seeded from that
@@ -45,11 +46,14 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, max_actio
       rulerun simulate games/emu_ranchers.rules -n 500 --seed 1
       rulerun simulate games/emu_ranchers.rules -n 100 --set years=1 --json
       rulerun simulate games/hens.rules -n 1000 --workers 2
+      rulerun simulate games/emu_ranchers.rules -n 50 --bot 1=greedy
     """
     from ..stats import Tally
 
     game = _load_game(file, params)
     n = _num_players(game, players)
+    if any(seat >= n for seat in bots):
+        raise _usage_error(f"--bot: this game has {n} seats")
     seed = _seed(seed)
     tally = Tally(n)
     reached = {}  # achievement -> (games in which someone reached it, [the same for each seat])
@@ -78,11 +82,11 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, max_actio
     try:
         if workers <= 1:
             for i in range(games):
-                merge(_play_one(game, seed + i, n, file, max_actions))
+                merge(_play_one(game, seed + i, n, file, max_actions, bots))
                 if update is not None and i % 20 == 19:
                     update(i + 1, total_actions)
         else:
-            for outcomes in _in_workers(file, params, n, seed, games, max_actions, workers, update):
+            for outcomes in _in_workers(file, params, n, seed, games, max_actions, workers, update, bots):
                 for outcome in outcomes:
                     merge(outcome)
     except KeyboardInterrupt:  # the games finished so far are reported, then exit 130
@@ -128,13 +132,13 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, max_actio
         raise _Failure(f"interrupted after {_plural(played, 'game')}", 130, quiet=True)
 
 
-def _play_one(game, game_seed, n, file, max_actions) -> tuple:
+def _play_one(game, game_seed, n, file, max_actions, bots=None) -> tuple:
     """One game: ("ok", winners, returns, length, actions used, achievements), ("capped",),
     or ("error", message, exit code, kind): plain data, to come back from a worker."""
     try:
         state = _new_state(game, game_seed, n, file)
         try:
-            length = play(state, make_agents(game_seed, n), max_actions)
+            length = play(state, make_agents(game_seed, n, bots), max_actions)
             winners, returns = state.winners(), state.returns()
             achieved = _game_record(state, file)["achievements"]
         except _TooLong:
@@ -160,23 +164,23 @@ _WORKER_GAMES = {}  # in a worker process: (file, params) -> the game, loaded on
 
 def _batch(job) -> list:
     """A worker's share: the outcomes of games first_seed .. first_seed + count - 1."""
-    file, params, n, first_seed, count, max_actions = job
+    file, params, n, first_seed, count, max_actions, bots = job
     key = (file, tuple(sorted(params.items())))
     game = _WORKER_GAMES.get(key)
     if game is None:
         from ..game import load
         game = _WORKER_GAMES[key] = load(file, **params)
-    return [_play_one(game, first_seed + i, n, file, max_actions) for i in range(count)]
+    return [_play_one(game, first_seed + i, n, file, max_actions, bots) for i in range(count)]
 
 
-def _in_workers(file, params, n, seed, games, max_actions, workers, update):
+def _in_workers(file, params, n, seed, games, max_actions, workers, update, bots=None):
     """The games in batches over ``workers`` processes, each batch's outcomes
     yielded in seed order (so the figures are the same whatever the count)."""
     import signal
     from concurrent.futures import ProcessPoolExecutor
 
     size = max(5, min(200, games // (workers * 8) or 1))
-    jobs = [(file, params, n, seed + k, min(size, games - k), max_actions) for k in range(0, games, size)]
+    jobs = [(file, params, n, seed + k, min(size, games - k), max_actions, bots) for k in range(0, games, size)]
     pool = ProcessPoolExecutor(max_workers=workers,
                                initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
     done = 0

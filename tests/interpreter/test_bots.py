@@ -1,0 +1,85 @@
+"""Search bots (interpreter/bots.py): they play through samples of what
+their seat may know, so they cannot peek; mcts beats random play."""
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter import load
+from interpreter.bots import GreedyAgent, MCTSAgent, make_bot
+from interpreter.cli.common import make_agents, play
+from interpreter.runner import cli
+
+FOX = "games/fox_in_the_henhouse.rules"
+
+
+def decision(seed=3, steps=9):
+    """A Fox position for 2 players, a few random steps in, and its seat to move."""
+    state = load(FOX).new_state(seed, 2)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state, state.current_player
+
+
+def swap_unseen(state, seat):
+    """The same position with two cards that ``seat`` does not know exchanged
+    (each taking the other's place and what others knew of that place)."""
+    s = state.clone()
+    unknown = [(i, j, c) for i, z in enumerate(s.Z) if i not in s.m.stack_instances
+               for j, c in enumerate(z) if not s.knows(seat, c)]
+    (i1, j1, c1), (i2, j2, c2) = next((a, b) for a in unknown for b in unknown if a[0] != b[0])
+    s.Z[i1][j1], s.Z[i2][j2] = c2, c1
+    s.loc[c1], s.loc[c2] = i2, i1
+    s.K[c1], s.K[c2] = s.K[c2], s.K[c1]
+    s.F[c1], s.F[c2] = s.F[c2], s.F[c1]
+    s._legal = None
+    return s, (c1, c2)
+
+
+@pytest.mark.parametrize("bot", [lambda: GreedyAgent(5), lambda: MCTSAgent(5, iterations=40)])
+def test_cards_a_bot_cannot_see_never_change_its_move(bot):
+    state, seat = decision()
+    other, (c1, c2) = swap_unseen(state, seat)
+    assert other.key() != state.key()  # the cards really moved
+    assert state.legal_actions() == other.legal_actions()
+    moves = []
+    for s in (state, other):
+        agent = bot()
+        moves.append(agent.choose(s.legal_actions(), None, sampler=lambda rng, s=s: s.resample(seat, rng), seat=seat))
+    assert moves[0] == moves[1]
+
+
+def test_mcts_beats_random_play_at_fox():
+    wins = 0.0
+    for seed in range(6):
+        state = load(FOX).new_state(seed, 2)
+        agents = make_agents(seed, 2, {0: "mcts:40"})
+        play(state, agents, 5000)
+        winners = state.winners()
+        wins += (0 in winners) / len(winners)
+    assert wins >= 4, wins  # random against random wins about half
+
+
+def test_make_bot_and_the_command_line():
+    assert isinstance(make_bot("mcts:12", 1), MCTSAgent) and make_bot("mcts:12", 1).iterations == 12
+    for bad in ("alphazero", "mcts:x", "random:3", "greedy:0"):
+        with pytest.raises(ValueError):
+            make_bot(bad, 1)
+    r = CliRunner().invoke(cli, ["run", "examples/last_card.rules", "--seed", "1", "--bot", "2=greedy", "-q"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(cli, ["run", "examples/last_card.rules", "--bot", "3=greedy"])
+    assert r.exit_code == 2 and "this game has 2 seats" in r.output
+    r = CliRunner().invoke(cli, ["simulate", "examples/last_card.rules", "-n", "5", "--bot", "1=wizard"])
+    assert r.exit_code == 2 and "unknown bot" in r.output
+
+
+def test_a_logged_game_with_bots_replays(tmp_path):
+    log = tmp_path / "g.jsonl"
+    r = CliRunner().invoke(cli, ["run", FOX, "--players", "2", "--seed", "2", "--bot", "1=greedy", "-q",
+                                 "--log", str(log)])
+    assert r.exit_code == 0, r.output
+    assert '"bots": ["greedy", "random"]' in log.read_text().splitlines()[0]
+    assert CliRunner().invoke(cli, ["replay", str(log)]).exit_code == 0
