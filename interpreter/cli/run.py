@@ -38,7 +38,7 @@ def run_cmd(file, players, seed, params, quiet, log_file, bots, max_actions):
       rulerun games/emu_ranchers.rules --seed 7
       rulerun games/emu_ranchers.rules --seed 7 --set pawns=true --quiet
       rulerun examples/last_card.rules --seed 3 --log last_card.jsonl
-      rulerun games/fox_in_the_henhouse.rules --players 3 --bot 1=mcts --bot 2=greedy
+      rulerun games/fox_in_the_henhouse.rules --players 3 --bot 1=mcts:20 --bot 2=greedy
     """
     game = _load_game(file, params)
     n = _num_players(game, players)
