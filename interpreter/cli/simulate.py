@@ -184,6 +184,7 @@ def _in_workers(file, params, n, seed, games, max_actions, workers, update, bots
     pool = ProcessPoolExecutor(max_workers=workers,
                                initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
     done = 0
+    finished = False
     try:
         futures = [pool.submit(_batch, job) for job in jobs]
         for future in futures:
@@ -192,8 +193,14 @@ def _in_workers(file, params, n, seed, games, max_actions, workers, update, bots
             if update is not None:
                 update(done, 0)
             yield outcomes
+        finished = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if not finished:  # interrupted, or a failure reported: stop the batches still running
+            for f in futures if "futures" in locals() else ():
+                f.cancel()
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _ci(lo, hi, fmt="{:.1f}") -> str:
