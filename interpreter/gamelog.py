@@ -3,12 +3,12 @@
 ``rulerun FILE --log GAME.jsonl`` writes one; ``rulerun replay GAME.jsonl``
 plays it again and checks every step.  The first line says what was played:
 
-    {"rulelang_log": 1, "rules": "games/hens.rules", "sha256": "...",
+    {"rulelang_log": 1, "rules": "games/emu_ranchers.rules", "sha256": "...",
      "params": {...}, "seed": 7, "players": 4, "bots": ["random", ...]}
 
 then one line per action, in its text form, with the seat that took it:
 
-    {"step": 1, "seat": 1, "action": "draw from the deck"}
+    {"step": 1, "seat": 1, "action": "draw from the pile"}
 
 and a last line with the result (or the rule error that stopped the game):
 

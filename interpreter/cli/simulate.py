@@ -45,7 +45,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
     Examples:
       rulerun simulate games/emu_ranchers.rules -n 500 --seed 1
       rulerun simulate games/emu_ranchers.rules -n 100 --set years=1 --json
-      rulerun simulate games/hens.rules -n 1000 --workers 2
+      rulerun simulate games/emu_ranchers.rules -n 1000 --workers 2
       rulerun simulate games/emu_ranchers.rules -n 50 --bot 1=greedy
     """
     from ..stats import Tally

@@ -1,0 +1,217 @@
+"""The declarations of a rules file (game, players, parameters, cards, zones,
+variables, functions, actions, setup, play, outcome, invariants, triggers,
+achievements) as AST nodes; :mod:`rulelang.ast` re-exports them with the
+expressions and statements."""
+
+from __future__ import annotations
+
+from .ast import Span, _span, node
+
+@node
+class Game:
+    title: str
+    span: Span = _span()
+
+
+@node
+class Players:
+    low: int
+    high: int
+    span: Span = _span()
+
+
+@node
+class Param:
+    kind: str  # "param" | "option"
+    name: str
+    type: object
+    default: object
+    low: object
+    high: object
+    doc: str | None
+    span: Span = _span()
+
+
+@node
+class Enum:
+    name: str
+    members: tuple  # of Name
+    span: Span = _span()
+
+
+@node
+class AttrDef:
+    name: str
+    type: object
+    span: Span = _span()
+
+
+@node
+class Attrs:
+    attrs: tuple  # of AttrDef
+    span: Span = _span()
+
+
+@node
+class CardValue:
+    kind: str  # "int" | "name" | "set"
+    value: object  # int | str | tuple of str
+    span: Span = _span()
+
+
+@node
+class CardRow:
+    name: str
+    values: tuple  # of CardValue
+    copies: int
+    span: Span = _span()
+
+
+@node
+class Cards:
+    rows: tuple
+    span: Span = _span()
+
+
+@node
+class DeckWhere:
+    cond: object
+    when: object
+    span: Span = _span()
+
+
+@node
+class DeckNamed:
+    name: str
+    when: object
+    span: Span = _span()
+
+
+@node
+class Deck:
+    items: tuple
+    span: Span = _span()
+
+
+@node
+class ZoneOpt:
+    words: tuple
+    span: Span = _span()
+
+
+@node
+class Zone:
+    name: str
+    opts: tuple  # of ZoneOpt
+    span: Span = _span()
+
+
+@node
+class Var:
+    kind: str  # "var" | "player var" | "card var"
+    name: str
+    type: object
+    default: object
+    record: bool = False  # "record player var": part of the game's record
+    doc: str | None = None
+    span: Span = _span()
+
+
+@node
+class TypedParam:
+    name: str
+    type: object
+    span: Span = _span()
+
+
+@node
+class Function:
+    name: str
+    params: tuple  # of TypedParam
+    lets: tuple  # of Let
+    body: object
+    span: Span = _span()
+
+
+@node
+class ActionParam:
+    name: str
+    domain: object
+    high: object  # for "r in 2..9": domain is the low bound
+    subsets: bool = False  # "cs in subsets of Z [sized a..b]"
+    min_size: object = None
+    max_size: object = None
+    span: Span = _span()
+
+
+@node
+class Action:
+    name: str
+    params: tuple
+    template: str | None
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Setup:
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Play:
+    body: tuple
+    span: Span = _span()
+
+
+@node
+class Outcome:
+    var: str
+    score: object
+    tiebreaks: tuple  # of (direction, expr)
+    nobody: object = None  # "nobody wins if COND" (COND reads no player: the game as a whole)
+    span: Span = _span()
+
+
+@node
+class Invariant:
+    cond: object
+    message: str | None
+    always: bool = False  # checked after every step, not only at decision points
+    span: Span = _span()
+
+
+@node
+class Trigger:
+    """``when C enters Z(p) [if cond]:``, ``after every action:`` or
+    ``before every turn:``."""
+    event: str  # "enter" | "action" | "turn"
+    body: tuple
+    card: object = None  # StrLit (a card name) or None
+    var: str | None = None  # the name bound to the entering card
+    zone: str | None = None
+    owner: str | None = None  # the name bound to the zone's player
+    cond: object = None
+    span: Span = _span()
+
+
+@node
+class Achievement:
+    text: str
+    cond: object
+    span: Span = _span()
+
+
+@node
+class Achievements:
+    var: str
+    items: tuple  # of Achievement
+    span: Span = _span()
+
+
+@node
+class Module:
+    file: str
+    items: tuple
+    span: Span = _span()
