@@ -33,4 +33,15 @@ class RandomAgent:
         return legal_actions[self.rng.randrange(len(legal_actions))]
 
 
-__all__ = ["RandomAgent"]
+def ask(agent, state, seat: int, legal: list):
+    """The agent's choice among ``legal`` for ``seat``: it gets the seat's
+    observation if it wants one, and a search bot gets a sampler of states
+    that agree with what the seat knows (``State.resample``), never the
+    state itself."""
+    obs = state.observation(seat) if getattr(agent, "needs_observation", True) else None
+    if getattr(agent, "needs_sampler", False):
+        return agent.choose(legal, obs, sampler=lambda rng: state.resample(seat, rng), seat=seat)
+    return agent.choose(legal, obs)
+
+
+__all__ = ["RandomAgent", "ask"]

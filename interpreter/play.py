@@ -37,6 +37,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from .agents import ask
 from .play_grid import enum_style, grid_widths, value_text as _value, zone_renderable
 from .play_input import COMMANDS, HELP, Choice, _prefix_example, _range, parse_choice  # noqa: F401 - re-exported
 from .record import record_lines
@@ -335,9 +336,7 @@ class Session:
                         self.say(f"Game ended by P{seat + 1} after {self._moves_text()}.")
                         return 0
                 else:
-                    agent = self.agents[seat]
-                    obs = st.observation(seat) if getattr(agent, "needs_observation", True) else None
-                    action = agent.choose(legal, obs)
+                    action = ask(self.agents[seat], st, seat, legal)
                 self.play(seat, action)
         except _EndOfInput:
             self.say("")

@@ -12,6 +12,7 @@ import click
 
 from typing import TYPE_CHECKING
 
+from ..agents import ask
 from ..runtime import DeadState, RuleError
 from .group import DEFAULT_MAX_ACTIONS, _Failure, _TooLong, _usage_error
 
@@ -124,12 +125,7 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
         legal = state.legal_actions()
         if not legal:
             raise DeadState(n, seat)
-        agent = agents[seat]
-        obs = state.observation(seat) if getattr(agent, "needs_observation", True) else None
-        if getattr(agent, "needs_sampler", False):  # a search bot: samples of what the seat may know, no more
-            action = agent.choose(legal, obs, sampler=lambda rng, seat=seat: state.resample(seat, rng), seat=seat)
-        else:
-            action = agent.choose(legal, obs)
+        action = ask(agents[seat], state, seat, legal)
         n += 1
         if on_action is not None:  # a secret choice is not told until it takes effect
             on_action(n, seat, "chooses in secret" if state.is_secret(action) else state.action_text(action))

@@ -107,7 +107,8 @@ def _log_writer(log_file, rules_path, game, players, seed, bots=None):
 @game_options
 @click.option("--human", "humans", type=click.IntRange(min=1), multiple=True, metavar="SEAT",
               help="A seat (1-based) played by a person at the terminal (repeatable; default: 1).")
-def play_cmd(file, players, seed, params, humans):
+@bot_option
+def play_cmd(file, players, seed, params, humans, bots):
     """Play a game yourself: people at the terminal against random bots.
 
     The seats given with --human are played by people, the others by random
@@ -131,6 +132,7 @@ def play_cmd(file, players, seed, params, humans):
       rulerun play games/emu_ranchers.rules
       rulerun play games/fox_in_the_henhouse.rules --players 3 --human 2
       rulerun play games/fox_in_the_henhouse.rules --players 4 --human 1 --human 3
+      rulerun play games/fox_in_the_henhouse.rules --players 2 --bot 2=mcts
     """
     game = _load_game(file, params)
     n = _num_players(game, players)
@@ -139,19 +141,23 @@ def play_cmd(file, players, seed, params, humans):
         if s > n:
             raise _usage_error(f"--human {s}: there is no seat {s} in a {n}-player game "
                                f"(seats are 1 to {n})")
+    for s in bots:
+        if s >= n or s + 1 in seats:
+            raise _usage_error(f"--bot {s + 1}: " + ("that seat is played by a person" if s < n
+                                                     else f"there is no seat {s + 1} in a {n}-player game"))
     given = seed is not None
     seed = _seed(seed)
     state = _new_state(game, seed, n, file)
     human = [s - 1 for s in seats]
-    bots = [p for p in range(n) if p not in human]
+    bot_seats = [p for p in range(n) if p not in human]
     click.echo(f"{game.title} ({file})")
     click.echo(f"players: {n}  you: {', '.join(f'P{p + 1}' for p in human)}  "
-               f"bots: {', '.join(f'P{p + 1}' for p in bots) or 'none'}"
+               f"bots: {', '.join(f'P{p + 1}' + (f' ({bots[p]})' if p in bots else '') for p in bot_seats) or 'none'}"
                + (f"  seed: {seed}" if given else ""))
     click.echo(f"params: {_params_text(game.params_for(n))}")
     click.echo("Type help at the prompt for how to answer.")
     from ..play import Session
-    session = Session(state, human, make_agents(seed, n), title=game.title, seed=seed)
+    session = Session(state, human, make_agents(seed, n, bots), title=game.title, seed=seed)
     try:
         return session.run()
     except RuleError as e:

@@ -83,3 +83,11 @@ def test_a_logged_game_with_bots_replays(tmp_path):
     assert r.exit_code == 0, r.output
     assert '"bots": ["greedy", "random"]' in log.read_text().splitlines()[0]
     assert CliRunner().invoke(cli, ["replay", str(log)]).exit_code == 0
+
+
+def test_play_takes_bots_for_the_seats_people_do_not_play():
+    r = CliRunner().invoke(cli, ["play", FOX, "--players", "2", "--seed", "1", "--bot", "2=greedy"], input="1\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "bots: P2 (greedy)" in r.output and "P2: " in r.output
+    r = CliRunner().invoke(cli, ["play", FOX, "--players", "2", "--bot", "1=greedy"])
+    assert r.exit_code == 2 and "played by a person" in r.output
