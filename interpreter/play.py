@@ -425,6 +425,20 @@ class Session:
                     self.say(self._log_line(entry, seat))
             elif choice.command == "quit":
                 return None
+            elif choice.command == "card":
+                self.say(self.card_text(choice.arg))
+
+    def card_text(self, name: str) -> str:
+        """The attributes of the card a person names (its name, or the start of one)."""
+        m = self.state.m
+        names = list(dict.fromkeys(m.card_names))
+        low = name.lower()
+        found = [n for n in names if n.lower() == low] or [n for n in names if n.lower().startswith(low)]
+        if not found:
+            return f"No card is named {name!r}."
+        if len(found) > 1:
+            return f"{name!r} could be: " + ", ".join(found[:12]) + (", ..." if len(found) > 12 else "")
+        return m.card_description(m.card_names.index(found[0]))
 
     def finish(self) -> None:
         st = self.state

@@ -19,6 +19,7 @@ class Choice:
     index: int | None = None
     command: str | None = None
     error: str | None = None
+    arg: str | None = None  # the card named after "card"
 
 
 def parse_choice(line: str, texts: Sequence[str]) -> Choice:
@@ -33,6 +34,8 @@ def parse_choice(line: str, texts: Sequence[str]) -> Choice:
         return Choice(error=f"Type a number from 1 to {k}, the text of an action, or help.")
     if low in COMMANDS:
         return Choice(command=COMMANDS[low])
+    if low.startswith("card ") and not any(" ".join(t.split()).lower().startswith(low) for t in texts):
+        return Choice(command="card", arg=said[5:].strip())
     if re.fullmatch(r"[+-]?\d+", said):
         n = int(said)
         if 1 <= n <= k:
@@ -61,6 +64,7 @@ begins that way{example}.
 
 Commands:
   show   show the table and your actions again
+  card NAME   what a card is: its attributes (the start of its name is enough)
   log    the moves so far, as you saw them
   help   this text
   quit   end the game now

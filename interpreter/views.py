@@ -28,9 +28,17 @@ class MachineViews:
         if typ == "pile" or typ == "grid":
             z = self.zones[v // self.stride]
             return f"player {v % self.stride + 1}'s {z.name}" if z.per_player else f"the {z.name}"
+        if typ.startswith("set:"):  # a set of enum members, as a bit mask
+            return ", ".join(name for i, name in enumerate(self.enum_members[typ[4:]]) if v >> i & 1) or "none"
         if typ.startswith("list:"):
             return ", ".join(self.value_text(typ[5:], x) for x in v) if v else "nothing"
         return str(v)
+
+    def card_description(self, card: int) -> str:
+        """A card's name and its attributes from the card table ("Ace of Moons:
+        rank 1, kind Ace, suits Moons"): static facts, never where it lies."""
+        attrs = ", ".join(f"{name} {self.value_text(t, values[card])}" for name, (values, t) in self.card_attrs.items())
+        return f"{self.card_names[card]}: {attrs}" if attrs else self.card_names[card]
 
     def action_cards(self, action) -> list:
         if not isinstance(action, tuple):
@@ -77,6 +85,8 @@ class MachineViews:
             return {m for i, m in enumerate(members) if v >> i & 1}
         if typ.startswith("enum:"):
             return self.enum_members[typ[5:]][v]
+        if typ.startswith("set:"):  # a set of enum members, as a bit mask
+            return ", ".join(name for i, name in enumerate(self.enum_members[typ[4:]]) if v >> i & 1) or "none"
         if typ.startswith("list:"):
             return [self.to_python(typ[5:], x) for x in v]
         return v

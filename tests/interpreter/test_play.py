@@ -511,3 +511,14 @@ def test_real_subprocess_plays_a_whole_game_without_ansi():
                           "--human", "2", "--seed", "1"],
                          cwd=ROOT, env=env, input="1\n1\n", capture_output=True, text=True, timeout=60)
     assert eof.returncode == 0 and "End of input" in eof.stdout and "Traceback" not in eof.stderr
+
+
+def test_card_names_a_cards_attributes():
+    texts = ["hatch Castle", "discard Castle"]
+    choice = parse_choice("card cas", texts)
+    assert choice.command == "card" and choice.arg == "cas"
+    r = CliRunner().invoke(cli, ["play", "games/emu_ranchers.rules", "--seed", "1"],
+                           input="card castle\ncard ace\ncard zzz\nquit\n")
+    assert r.exit_code == 0
+    assert "Castle: rank 7, kind Number, suits Suns, Knots" in r.output
+    assert "'ace' could be: Ace of Moons" in r.output and "No card is named 'zzz'." in r.output
