@@ -8,30 +8,18 @@ import json
 
 import click
 
-from ..runtime import DeadState, RuleError
-from .common import (_dead_state_failure, _load_game, _new_state, _num_players, _params_text, _plural, _progress,
-                     _rule_failure, _seed, make_agents, play)
-from .group import RULES_FILE, _Failure, _TooLong, _parse_sets, _usage_error, cli, max_actions_option
+from .common import _load_game, _num_players, _params_text, _plural, _progress, _seed
+from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli, max_actions_option
+from .simulate import _play_one
 
 
 def _outcome(game, seed, n, path, max_actions):
-    """(winners, scores, length, actions used) of one game, or None if it did not end."""
-    state = _new_state(game, seed, n, path)
-    try:
-        length = play(state, make_agents(seed, n), max_actions)
-        winners, scores = state.winners(), state.returns()
-    except _TooLong:
-        return None
-    except RuleError as e:
-        raise _rule_failure(e, path, f" (game seed {seed})") from None
-    except DeadState as e:
-        raise _dead_state_failure(e, seed) from None
-    used = {}
-    for a in state.history:
-        if isinstance(a, tuple):
-            name = state.m.site_actions[a[0]].action.name
-            used[name] = used.get(name, 0) + 1
-    return winners, scores, length, used
+    """(winners, scores, length, actions used) of one game, played as simulate plays it,
+    or None if it did not end."""
+    outcome = _play_one(game, seed, n, path, max_actions)
+    if outcome[0] == "error":
+        raise _Failure(outcome[1], outcome[2], kind=outcome[3])
+    return None if outcome[0] == "capped" else outcome[1:5]
 
 
 @cli.command("compare")
