@@ -47,7 +47,7 @@ import random
 import time
 
 from .compiler import ParamError
-from .fuzz_game import _action_texts, _Found, _results, play_game, replay, stalling
+from .fuzz_game import _action_texts, _Found, _results, play_game, replay, Staller
 from .fuzz_params import game_with, small_parameters, strategies
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
 from .fuzz_seats import SeatLog
@@ -114,7 +114,6 @@ class _Fuzzer:
         self.deadline = None  # time.perf_counter() at which the run stops (fuzz's time_limit)
         self.out_of_time = False
         self.played_actions = 0
-        self.chosen = {}  # action name -> times played
         self.achieved = {}  # achievement text -> finished games in which someone reached it
 
     def note_achievements(self, final):
@@ -137,12 +136,6 @@ class _Fuzzer:
         self.games[varied] = g
         return g
 
-    def record(self, state, a):
-        name = state.m.site_actions[a[0]].action.name
-        self.chosen[name] = self.chosen.get(name, 0) + 1
-        self.played_actions += 1
-        self.seats.record(state, a)
-
     def search(self, skip) -> tuple | None:
         """One Hypothesis search; returns (finding inputs, _Found) or None."""
         from hypothesis import HealthCheck, Phase, given, settings
@@ -151,6 +144,7 @@ class _Fuzzer:
 
         last = {}
         stall = not {"cycle", "endless"} <= skip  # stalling only serves to find a game that need not end
+        staller = Staller()  # what it learns of the actions holds for the whole search
 
         @hseed(self.seed)
         @settings(max_examples=self.examples, deadline=None, database=None,
@@ -189,7 +183,7 @@ class _Fuzzer:
                 elif style == "last":
                     i = n - 1
                 elif style == "stall":  # the first action that does not draw from a hidden pile
-                    i = stalling(here[0], here[1], range(n))
+                    i = staller(here[0], here[1])
                 else:  # "stubborn": the same choice again, as far as it goes
                     i = min(last_pick[0], n - 1)
                 last_pick[0] = i
@@ -204,7 +198,8 @@ class _Fuzzer:
                 if self.deadline is not None and time.perf_counter() > self.deadline:
                     raise _OutOfTime
                 seed = game_seed if k == 0 else (game_seed + k * 7919) % 2**31
-                self.one_game(game, players, varied, seed, choose, skip, last, here)
+                staller.new_game()
+                self.one_game(game, players, varied, seed, choose, skip, last, here if style == "stall" else None)
                 first[0] = b""
                 if self.played_actions - start >= EXAMPLE_ACTIONS:
                     break
@@ -230,10 +225,12 @@ class _Fuzzer:
         inputs = (game, players, dict(varied), seed, chosen)
         try:
             actions, final = play_game(game, players, seed, _Recorder(choose, chosen), self.max_actions,
-                                       skip, self.record, self.check_cycles, here)
+                                       skip, self.seats.record, self.check_cycles, here)
+            self.played_actions += len(actions)
         except ParamError:  # a drawn value out of its range at this player count: not a game
             return
         except _Found as found:
+            self.played_actions += len(chosen)
             last["inputs"], last["found"] = inputs, found
             raise
         except Exception as err:  # an engine bug: report it, do not hide it
@@ -367,6 +364,7 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
         examples = 100 if time_limit is None else 10**9
     fz = _Fuzzer(path, players, examples, max_actions, vary, seed, params, progress, check_cycles,
                  vary_small, fixed)
+    import hypothesis  # noqa: F401 - loaded here, not within the first search's time
     t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
     if time_limit is not None:
         fz.deadline = t0 + time_limit

@@ -18,8 +18,6 @@ MAX_REMEMBERED = 100_000
 # steps, the scores at these steps.
 CHECK_EVERY = 4
 SCORE_STEPS = frozenset(16 ** k for k in range(1, 6)) | {0}
-# The stalling policy looks one action ahead when there are at most this many.
-STALL_LOOKAHEAD = 64
 
 
 class _Found(Exception):
@@ -122,25 +120,43 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
         step += 1
 
 
-def stalling(state, legal, order) -> int:
-    """The first index in ``order`` of a legal action after which no hidden
-    place (a draw pile nobody sees) holds fewer cards: a player who takes
-    only those never draws, and a game that ends only by drawing need not
-    end.  ``order[0]`` if every action draws (or the list is long)."""
-    if len(legal) > STALL_LOOKAHEAD or len(legal) == 1:
-        return order[0]
-    m = state.m
-    hidden = [i for i, v in enumerate(state.vis) if not v and i not in m.stack_instances]
-    now = sum(map(len, map(state.Z.__getitem__, hidden)))
-    for i in order:
-        after = state.clone()
-        try:
-            after.apply(legal[i])
-        except Exception:  # noqa: BLE001 - a failing action is the other checks' finding, not a stall
-            continue
-        if sum(map(len, map(after.Z.__getitem__, hidden))) >= now:
-            return i
-    return order[0]
+class Staller:
+    """The stalling policy: take the first legal action that has never been
+    seen to draw from a hidden place (a draw pile nobody sees).  A player
+    who takes only those never draws, and a game that ends only by drawing
+    need not end.  What each action does is learned as the game is played
+    (after each step, did the hidden places lose cards?), per action of the
+    rules, not per position: no look-ahead, so it costs a few dictionary
+    reads a step.  One per search: what it learned holds for every game of
+    the same rules."""
+
+    def __init__(self):
+        self.draws = set()  # (machine id, site action uid) of the actions seen to draw
+        self.hidden = {}  # machine id -> the hidden places' indices
+        self.last = None  # (machine id, uid, hidden cards before) of the action taken the step before
+
+    def __call__(self, state, legal) -> int:
+        m = state.m
+        key = id(m)
+        hidden = self.hidden.get(key)
+        if hidden is None:
+            hidden = self.hidden[key] = [i for i, v in enumerate(state.vis)
+                                         if not v and i not in m.stack_instances]
+        now = sum(map(len, map(state.Z.__getitem__, hidden)))
+        last = self.last
+        if last is not None and last[0] == key and now < last[2]:
+            self.draws.add((key, last[1]))
+        draws = self.draws
+        pick = 0
+        for i, a in enumerate(legal):
+            if (key, a[0]) not in draws:
+                pick = i
+                break
+        self.last = (key, legal[pick][0], now)
+        return pick
+
+    def new_game(self) -> None:
+        self.last = None
 
 
 def _action_texts(state, actions) -> list:

@@ -96,8 +96,9 @@ def coverage_report(fz, report) -> None:
             if not n:
                 report.unused.append(f'{item.span}: achievement "{item.text}" was never reached')
                 report.never.append((f'achievement "{item.text}" was never reached', str(item.span)))
+    chosen = fz.seats.taken()
     for name, a in game.checked.actions.items():
-        n = fz.chosen.get(name, 0)
+        n = chosen.get(name, 0)
         report.coverage.append({"kind": "action", "what": f"action {name} played", "where": str(a.span),
                                 "count": n})
         if not n:

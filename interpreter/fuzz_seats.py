@@ -85,6 +85,14 @@ class SeatLog:
             self.machines[site[0]] = m
         return self.sites[site], sa.action.name
 
+    def taken(self) -> dict:
+        """Action name -> times played, over every seat and player count."""
+        out = {}
+        for entry in self.seats.values():
+            for name, n in entry[2].items():
+                out[name] = out.get(name, 0) + n
+        return out
+
     def offered(self, entry) -> list:
         names = set()
         for m in self.machines.values():
