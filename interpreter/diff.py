@@ -338,15 +338,18 @@ def never_ran(game, lines) -> list:
     ran, or hold a require or let of an action whose choice was never
     reached, in any machine of ``game`` (loaded with ``coverage="lines"``)."""
     ran, tracked, reached = set(), set(), set()
+    own = game.checked.module.file  # a variant's lines: not those of the file it extends
     for m in game._machines.values():
         for (kind, what, span), count in zip(m.coverage_points, m.coverage_counts):
-            if kind == "line":
+            if kind == "line" and span.file == own:
                 tracked.add(span.line)
                 if count:
                     ran.add(span.line)
             elif kind == "choose" and count:
                 reached.update(x.strip() for x in what.split(":", 1)[1].split(","))
     for name, a in game.checked.actions.items():
+        if a.span.file != own:
+            continue
         for item in a.body:
             if not isinstance(item, (A.Require, A.Let)):
                 break

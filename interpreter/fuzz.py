@@ -144,7 +144,6 @@ class _Fuzzer:
 
         last = {}
         stall = not {"cycle", "endless"} <= skip  # stalling only serves to find a game that need not end
-        staller = Staller()  # what it learns of the actions holds for the whole search
 
         @hseed(self.seed)
         @settings(max_examples=self.examples, deadline=None, database=None,
@@ -169,6 +168,9 @@ class _Fuzzer:
             if game is None:  # a combination the rules refuse: nothing to play
                 return
             last_pick = [0]
+            # what the staller learns holds for the example's games (not beyond: an
+            # example must play the same whenever Hypothesis runs it again)
+            staller = Staller()
             first = [prefix]  # the drawn choices lead the example's first game only
             here = []  # [state, legal actions] while choose is asked (play_game's position)
 

@@ -127,8 +127,8 @@ class Staller:
     need not end.  What each action does is learned as the game is played
     (after each step, did the hidden places lose cards?), per action of the
     rules, not per position: no look-ahead, so it costs a few dictionary
-    reads a step.  One per search: what it learned holds for every game of
-    the same rules."""
+    reads a step.  One per fuzz example: what it learned holds for the
+    example's later games."""
 
     def __init__(self):
         self.draws = set()  # (machine id, site action uid) of the actions seen to draw

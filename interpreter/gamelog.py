@@ -34,6 +34,11 @@ class LogError(Exception):
 
 
 def rules_hash(text: str) -> str:
+    """The fingerprint of a rules text; of a variant's, with every file it extends
+    (a :class:`rulelang.RulesText`)."""
+    combined = getattr(text, "combined", None)
+    if combined is not None:
+        text = combined()
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -211,6 +211,31 @@ class Achievements:
 
 
 @node
+class Extends:
+    """``extends "FILE"``: this file is a variant of FILE (a path relative to this file)."""
+    path: str
+    span: Span = _span()
+
+
+@node
+class ParamDefault:
+    """``override param NAME = VALUE ["doc"]``: a new default for the base's
+    parameter or option; its type, range and (unless given) text stay."""
+    kind: str
+    name: str
+    default: object
+    doc: str | None
+    span: Span = _span()
+
+
+@node
+class Override:
+    """``override DECLARATION``: in a variant, the declaration replaces the base's of the same name."""
+    item: object
+    span: Span = _span()
+
+
+@node
 class Module:
     file: str
     items: tuple

@@ -71,6 +71,18 @@ class _Builder:
     def start(self, meta, items):
         return A.Module(self.file, tuple(i for i in items if i is not None), span=self._span(meta))
 
+    def extends_decl(self, meta, c):
+        return A.Extends(_strip(c[0]), span=self._span(meta))
+
+    def override_decl(self, meta, c):
+        return A.Override(c[0], span=self._span(meta))
+
+    def override_default(self, meta, c):
+        kw, name, default, doc = c
+        value = A.ParamDefault(str(kw), str(name), default, _strip(doc) if doc is not None else None,
+                               span=self._tspan(name))
+        return A.Override(value, span=self._span(meta))
+
     def game_decl(self, meta, c):
         return A.Game(_strip(c[0]), span=self._span(meta))
 

@@ -92,6 +92,9 @@ class Diagnostic:
         (as :func:`render_diagnostics` does); without, they are shown whole."""
         cut = _shorten if width is not None else (lambda text: text)
         out = [f"{self.span}: {self.severity}: {cut(self.message)} [{self.code}]"]
+        of = getattr(source, "of", None)  # a variant's text holds its bases' too (rulelang.variants.RulesText)
+        if of is not None:
+            source = of(self.span.file)
         if source is not None:
             lines = _lines_of(source)
             if 1 <= self.span.line <= len(lines):
@@ -173,6 +176,7 @@ CODES = {
     "RL115": "bad text template",
     "RL116": "bad value",
     "RL117": "a hidden card chosen by name",
+    "RL118": "bad variant (extends, override)",
     # static checks of the compiled machine (warnings; interpreter/static.py)
     "RL201": "a choice that can never be reached",
     "RL205": "a variable that never changes decides a condition",

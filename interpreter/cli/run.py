@@ -95,7 +95,7 @@ def _log_writer(log_file, rules_path, game, players, seed, bots=None):
 
     from ..gamelog import LogWriter
     try:
-        text = Path(rules_path).read_text(encoding="utf-8")
+        text = game.checked.source or Path(rules_path).read_text(encoding="utf-8")
         return LogWriter(log_file, rules_path, text, {k: v for k, v in game.overrides.items()}, seed, players,
                          [(bots or {}).get(p, "random") for p in range(players)])
     except OSError as e:

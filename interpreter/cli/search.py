@@ -220,8 +220,8 @@ def _replay_log(log_file, rules, quiet):
         if found is None:
             raise _usage_error(f"cannot find the rules file {header['rules']!r}; give it with --rules FILE")
         rules = str(found)
-    changed = rules_hash(Path(rules).read_text(encoding="utf-8")) != header.get("sha256")
     game = _load_game(rules, {k: str(v) for k, v in header["params"].items()})
+    changed = rules_hash(game.checked.source or Path(rules).read_text(encoding="utf-8")) != header.get("sha256")
     n = _num_players(game, header["players"])
     state = _new_state(game, header["seed"], n, rules)
     click.echo(f"{game.title} ({rules}): replaying {log_file}, players {n}, seed {header['seed']}"

@@ -380,6 +380,9 @@ class Expressions:
         if f in _STATE_HELPERS:  # helpers that read the state: _name(st, args...)
             return f"{_STATE_HELPERS[f]}(st, " + ", ".join(self.expr(x, ctx) for x in args) + ")"
         if f == "turns_taken":  # the seat's count, kept by every "turn" block (see Layout.turns_base)
+            if self.layout.turns_base is None:  # an expression compiled later (Game.evaluate) in a game that counts none
+                from ..runtime import RuleError
+                raise RuleError("turns_taken() is counted only in a game whose rules file reads it", e.span)
             return f"st.V[{int(self.layout.turns_base)} + {self.expr(args[0], ctx)}]"
         if f == "is_winner":  # among the winners (meant for a finished game: achievements)
             return f"({self.expr(args[0], ctx)} in st.m.winners(st))"

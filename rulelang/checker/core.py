@@ -27,6 +27,10 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
         and every diagnostic, sorted by position (stably: diagnostics at one
         position stay in the order the passes found them)."""
         items = self.m.items
+        for it in items:
+            if isinstance(it, (A.Extends, A.Override)):  # resolved by rulelang.variants when a file is read
+                self.err("RL118", "a variant is read from its file (rulelang.check_file, `rulerun check FILE`), "
+                         "which reads the file it extends", it.span)
         by_type = {}
         for it in items:
             by_type.setdefault(type(it), []).append(it)
@@ -84,7 +88,13 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
         self.g.nslots = self.slot
         self.g.checker = self
         self.g.warnings = [d for d in self.diags if d.severity == "warning"]
-        return self.g, sorted(self.diags, key=lambda d: (d.span.line, d.span.column))
+        return self.g, sort_diagnostics(self.diags, self.m.file)
+
+
+def sort_diagnostics(diags, file: str) -> list:
+    """By position: the checked file's own first, then each file it extends
+    (stably: diagnostics at one position stay in the order found)."""
+    return sorted(diags, key=lambda d: (d.span.file != file, d.span.file, d.span.line, d.span.column))
 
 
 def check(module: A.Module) -> tuple[CheckedGame, list[Diagnostic]]:
@@ -94,7 +104,7 @@ def check(module: A.Module) -> tuple[CheckedGame, list[Diagnostic]]:
         return checker.run()
     except RecursionError:  # a hand-built tree deeper than the parser allows
         checker.err("RL001", "expression nested too deeply", Span(module.file, 1, 1, 1, 2))
-        return checker.g, sorted(checker.diags, key=lambda d: (d.span.line, d.span.column))
+        return checker.g, sort_diagnostics(checker.diags, module.file)
 
 
 def check_expression(g: CheckedGame, e) -> tuple[str, list[Diagnostic]]:

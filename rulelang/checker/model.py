@@ -92,6 +92,7 @@ class CheckedGame:
     # the node ids of expressions whose value is a card name literal
     warnings: list = attrs.Factory(list)
     checker: object = None  # the Checker, kept to check extra expressions later
+    source: object = None  # the rules text it was read from (a RulesText: its bases' too), if from a file
     invariants: list = attrs.Factory(list)  # A.Invariant
     triggers: list = attrs.Factory(list)  # A.Trigger, in declaration order
     trigger_slots: dict = attrs.Factory(dict)  # id(trigger) -> (card slot, owner slot or None)

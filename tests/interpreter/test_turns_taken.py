@@ -74,3 +74,14 @@ def test_a_game_that_does_not_read_turns_keeps_no_counters(tmp_path):
     game = load(path)
     assert game.machine.turns_base is None
     assert len(game.new_state(0, 2).V) == len(load(write(tmp_path)).new_state(0, 2).V) - 3  # stride 3
+
+
+def test_evaluating_turns_taken_where_the_rules_never_read_it_is_a_rule_error():
+    """The counters are kept only when the rules file reads them; asking a
+    game that keeps none says so in the language's words."""
+    import pytest
+
+    from interpreter.runtime import RuleError
+    game = load("examples/last_card.rules")
+    with pytest.raises(RuleError, match="turns_taken"):
+        game.evaluate(game.new_state(0, 2), "turns_taken(0)")
