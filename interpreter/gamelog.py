@@ -45,11 +45,23 @@ def rules_hash(text: str) -> str:
 class LogWriter:
     """Writes a log line by line (flushed, so a game cut short keeps what was played)."""
 
-    def __init__(self, path, rules_path: str, rules_text: str, params: dict, seed: int, players: int, bots):
+    def __init__(self, path, rules_path: str, rules_text: str, params: dict, seed: int, players: int, bots,
+                 humans=()):
         self.f = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by close()
-        self._write({"rulelang_log": LOG_VERSION, "rules": str(rules_path), "sha256": rules_hash(rules_text),
-                     "params": params, "seed": seed, "players": players, "bots": list(bots)})
+        header = {"rulelang_log": LOG_VERSION, "rules": str(rules_path), "sha256": rules_hash(rules_text),
+                  "params": params, "seed": seed, "players": players, "bots": list(bots)}
+        if humans:  # a game played at the terminal (rulerun play): its people's seats, 1-based
+            header["humans"] = [h + 1 for h in humans]
+        self._write(header)
         self.step = 0
+
+    @classmethod
+    def append_to(cls, path, steps: int) -> "LogWriter":
+        """Go on writing a log that holds ``steps`` actions (a saved game resumed)."""
+        self = cls.__new__(cls)
+        self.f = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self.step = steps
+        return self
 
     def _write(self, obj) -> None:
         self.f.write(json.dumps(obj) + "\n")
@@ -79,8 +91,10 @@ def is_log(path) -> bool:
         return False
 
 
-def read_log(path) -> tuple:
-    """(header, [(seat, action text)], end or None); LogError names a bad line."""
+def read_log(path, cut_off_ok: bool = False) -> tuple:
+    """(header, [(seat, action text, line number)], end or None); LogError
+    names a bad line.  ``cut_off_ok``: a last line cut off in the middle
+    (the program stopped while writing it) is left out, not an error."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as err:
@@ -94,6 +108,8 @@ def read_log(path) -> tuple:
         try:
             obj = json.loads(line)
         except (json.JSONDecodeError, RecursionError):
+            if cut_off_ok and n == len(lines) and n > 1:
+                break
             raise LogError(f"{path}:{n}: not a line of a game log (not JSON)") from None
         if not isinstance(obj, dict):
             raise LogError(f"{path}:{n}: not a line of a game log (not an object)")

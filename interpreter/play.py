@@ -282,7 +282,7 @@ class Session:
     def __init__(self, state, humans: Sequence[int], agents: Sequence, *, title: str = "Game",
                  seed: int | None = None, read: Callable[[str], str] | None = None,
                  write: Callable[[str], None] | None = None, color: bool | None = None,
-                 width: int | None = None):
+                 width: int | None = None, on_action: Callable[[int, str], None] | None = None):
         self.state = state
         self.humans = sorted(set(humans))
         self.agents = agents
@@ -296,6 +296,7 @@ class Session:
         self.logs = {h: [] for h in self.humans}  # seat -> [(number, mover, text)]
         self.moves = 0
         self.at_screen = None  # the human who last saw the screen
+        self.on_action = on_action  # (seat, the action's full text), after each action: a saved game
 
     # ---- output and input
     def say(self, text: str = "") -> None:
@@ -356,9 +357,12 @@ class Session:
         is_secret = getattr(st, "is_secret", None)
         secret = bool(is_secret(action)) if is_secret is not None else False
         move = MoveText(st, action)
+        text = st.action_text(action) if self.on_action is not None else None
         st.apply(action)
         move.applied()
         self.moves += 1
+        if self.on_action is not None:
+            self.on_action(seat, text)
         for h in self.humans:
             self.logs[h].append((self.moves, seat, None if secret and h != seat else move.for_viewers([h])))
         if seat in self.humans:
@@ -367,6 +371,22 @@ class Session:
             self.say(f"P{seat + 1} {SECRET}")
         else:
             self.say(f"P{seat + 1}: {move.for_viewers(self.humans)}")
+
+    def catch_up(self, texts) -> None:
+        """Play again, silently, the actions (their texts) of a game resumed:
+        each person's log of moves is as it was.  Raises ``IllegalAction``
+        at the first that does not fit."""
+        write, hook, self._write, self.on_action = self._write, self.on_action, (lambda text: None), None
+        try:
+            for text in texts:
+                st = self.state
+                found = next((a for a in st.legal_actions() if st.action_text(a) == text), None)
+                if found is None:
+                    from .runtime import IllegalAction
+                    raise IllegalAction(f"no legal action reads {text!r}")
+                self.play(st.current_player, found)
+        finally:
+            self._write, self.on_action = write, hook
 
     def view(self, seat: int) -> str:
         recent = ()

@@ -1,7 +1,8 @@
 """``rulerun``: check, play and simulate rules files from the command line.
 
     rulerun FILE [--players N] [--seed S] [--set NAME=VALUE ...] [--quiet]
-    rulerun play FILE [--players N] [--human SEAT ...] [--seed S] [--set ...]
+    rulerun play FILE [--players N] [--human SEAT ...] [--seed S] [--set ...] [--save F]
+    rulerun play --resume SAVED_GAME
     rulerun check FILE
     rulerun simulate FILE -n N [--players N] [--seed S] [--set ...] [--json]
     rulerun params FILE
@@ -33,7 +34,8 @@ The package, one module per concern:
   error reporting, the failures commands raise, the shared options;
 - :mod:`.common`: loading a game, setting up a state, playing with bots,
   text helpers;
-- :mod:`.run`: ``run`` and ``play``;
+- :mod:`.run`: ``run``;
+- :mod:`.session`: ``play``, saved as it goes and resumed;
 - :mod:`.simulate`: ``simulate``;
 - :mod:`.check`: ``check`` and ``params``;
 - :mod:`.search`: ``fuzz``, ``replay`` and ``explore``;
@@ -53,7 +55,8 @@ from .diff import diff_cmd
 from .common import make_agents, play
 from .group import (CONTEXT_SETTINGS, DEFAULT_COMMAND, DEFAULT_MAX_ACTIONS, PROG, RULES_FILE,
                     DefaultCommandGroup, cli, game_options, max_actions_option)
-from .run import play_cmd, run_cmd
+from .run import run_cmd
+from .session import play_cmd
 from .search import explore_cmd, fuzz_cmd, replay_cmd
 from .simulate import simulate_cmd
 

@@ -1,15 +1,12 @@
-"""``rulerun run`` (one game between random bots, printed) and ``rulerun
-play`` (people at the terminal against bots; the session itself is
-:mod:`interpreter.play`).
-"""
+"""``rulerun run``: one game between bots, printed (and logged with --log)."""
 
 from __future__ import annotations
 
 import click
 
-from ..runtime import DeadState, RuleError
-from .common import (_dead_state_failure, _record_lines, _load_game, _new_state, _num_players, _params_text,
-                     _play_reported, _plural, _rule_failure, _seats, _seed, make_agents)
+from ..runtime import RuleError
+from .common import (_record_lines, _load_game, _new_state, _num_players, _params_text, _play_reported, _plural,
+                     _rule_failure, _seats, _seed, make_agents)
 from .group import RULES_FILE, _usage_error, bot_option, cli, game_options, max_actions_option
 
 
@@ -100,67 +97,3 @@ def _log_writer(log_file, rules_path, game, players, seed, bots=None):
                          [(bots or {}).get(p, "random") for p in range(players)])
     except OSError as e:
         raise _usage_error(f"--log {log_file}: cannot write it: {e.strerror or e}") from None
-
-
-@cli.command("play")
-@click.argument("file", type=RULES_FILE)
-@game_options
-@click.option("--human", "humans", type=click.IntRange(min=1), multiple=True, metavar="SEAT",
-              help="A seat (1-based) played by a person at the terminal (repeatable; default: 1).")
-@bot_option
-def play_cmd(file, players, seed, params, humans, bots):
-    """Play a game yourself: people at the terminal against random bots.
-
-    The seats given with --human are played by people, the others by random
-    bots (seeded as in 'run').  On your turn you see only what your seat may
-    see: your cards, the others' visible cards, how many cards lie face down,
-    the variables; then your legal actions, numbered.  Answer with a number
-    or the text of an action (any case; its start is enough when only one
-    action begins that way).  Commands: help, show, log, quit.
-
-    With several people at one terminal the screen is cleared and a "pass
-    to player N" gate shown between different people's turns.
-
-    A random game seed is printed only when the game is over (knowing it
-    would let a player replay the shuffles).
-
-    Exit codes: 0 at the end of the game, on quit or at the end of input;
-    1 a rule error or a dead state; 2 bad input; 130 on Ctrl-C.
-
-    \b
-    Examples:
-      rulerun play games/emu_ranchers.rules
-      rulerun play games/fox_in_the_henhouse.rules --players 3 --human 2
-      rulerun play games/fox_in_the_henhouse.rules --players 4 --human 1 --human 3
-      rulerun play games/fox_in_the_henhouse.rules --players 2 --bot 2=mcts
-    """
-    game = _load_game(file, params)
-    n = _num_players(game, players)
-    seats = sorted(set(humans or (1,)))
-    for s in seats:
-        if s > n:
-            raise _usage_error(f"--human {s}: there is no seat {s} in a {n}-player game "
-                               f"(seats are 1 to {n})")
-    for s in bots:
-        if s >= n or s + 1 in seats:
-            raise _usage_error(f"--bot {s + 1}: " + ("that seat is played by a person" if s < n
-                                                     else f"there is no seat {s + 1} in a {n}-player game"))
-    given = seed is not None
-    seed = _seed(seed)
-    state = _new_state(game, seed, n, file)
-    human = [s - 1 for s in seats]
-    bot_seats = [p for p in range(n) if p not in human]
-    click.echo(f"{game.title} ({file})")
-    click.echo(f"players: {n}  you: {', '.join(f'P{p + 1}' for p in human)}  "
-               f"bots: {', '.join(f'P{p + 1}' + (f' ({bots[p]})' if p in bots else '') for p in bot_seats) or 'none'}"
-               + (f"  seed: {seed}" if given else ""))
-    click.echo(f"params: {_params_text(game.params_for(n))}")
-    click.echo("Type help at the prompt for how to answer.")
-    from ..play import Session
-    session = Session(state, human, make_agents(seed, n, bots), title=game.title, seed=seed)
-    try:
-        return session.run()
-    except RuleError as e:
-        raise _rule_failure(e, file, f" (game seed {seed}, after {_plural(len(state.history), 'action')})") from None
-    except DeadState as e:
-        raise _dead_state_failure(e, seed) from None
