@@ -9,7 +9,6 @@ from pathlib import Path
 
 import attrs
 
-from .fuzz_game import _where
 
 REPLAY_VERSION = 1
 
@@ -67,6 +66,7 @@ def coverage_report(fz, report) -> None:
     """Fill ``report.coverage``, ``report.unused`` and ``report.only_under``
     from the fuzzer's machines and counts."""
     from .fuzz_params import only_under_a_setting
+    from .usage import GUARD, coverage_counts
 
     # a trigger's body is laid out at every place it can fire: its copies count as one;
     # each point's count is kept per setting of the drawn parameters
@@ -74,16 +74,15 @@ def coverage_report(fz, report) -> None:
     for varied, game in fz.games.items():
         if game is None:
             continue
-        for m in {id(m): m for m in game._machines.values()}.values():
-            for (kind, what, span), c in zip(m.coverage_points, m.coverage_counts):
-                by_setting = points.setdefault((kind, what, _where(span)), {})
-                by_setting[varied] = by_setting.get(varied, 0) + c
+        for key, c in coverage_counts(game).items():
+            by_setting = points.setdefault(key, {})
+            by_setting[varied] = by_setting.get(varied, 0) + c
     for (kind, what, where), by_setting in points.items():
         n = sum(by_setting.values())
         report.coverage.append({"kind": kind, "what": what, "where": where, "count": n})
         if not n:
             report.unused.append(f"{where}: {what} never happened")
-            if kind != "branch" or "no branch taken" not in what:  # an "if" always true is a guard, not a dead rule
+            if what != GUARD:  # an "if" always true is a guard, not a dead rule
                 report.never.append((f"{what} never happened", where))
     if fz.vary_names:
         report.only_under = only_under_a_setting(points, fz.defaults)

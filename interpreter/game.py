@@ -124,8 +124,11 @@ class Game:
     def with_params(self, /, **overrides) -> "Game":
         params = dict(self.overrides)
         params.update(overrides)
-        return Game(compile_game(self.checked, params, self.explicit_chance), self.checked, self.path,
-                    self.explicit_chance, params)
+        coverage, check = getattr(self, "coverage", False), getattr(self, "check_invariants", False)
+        game = Game(compile_game(self.checked, params, self.explicit_chance, coverage=coverage,
+                                 check_invariants=check), self.checked, self.path, self.explicit_chance, params)
+        game.coverage, game.check_invariants = coverage, check
+        return game
 
 
 def load(path, /, explicit_chance: bool = False, coverage: bool | str = False, check_invariants: bool = False,

@@ -32,18 +32,19 @@ def _print_diagnostics(diags, text) -> None:
         click.echo(render_diagnostics(diags, text), err=True)
 
 
-def _load_game(path: str, params: dict) -> Game:
+def _load_game(path: str, params: dict, coverage: bool = False) -> Game:
     """Load and compile with ``params``, turning every failure into a
-    :class:`_Failure` (bad rules files print their diagnostics first)."""
+    :class:`_Failure` (bad rules files print their diagnostics first).
+    ``coverage``: count each rule's passes (:mod:`interpreter.usage`)."""
     from rulelang.diagnostics import RulesError
 
     from ..compiler import ParamError
     from ..game import load
     try:
-        if "path" in params or "explicit_chance" in params:
+        if {"path", "explicit_chance", "coverage", "check_invariants"} & set(params):
             # these names would collide with load()'s own arguments
-            return load(path).with_params(**params)
-        return load(path, **params)
+            return load(path, coverage=coverage).with_params(**params)
+        return load(path, coverage=coverage, **params)
     except RulesError as e:
         click.echo(e.render(), err=True)
         raise _Failure(f"{path} has {_plural(len(e.diagnostics), 'error')}", 1) from None

@@ -22,7 +22,7 @@ from .group import RULES_FILE, _Failure, _TooLong, _usage_error, bot_option, cli
               help="Print one JSON object: games, players, seed, mean_actions, wins_per_seat, "
                    "mean_scores, capped, achievements, games_per_s, params, interrupted, seats "
                    "(wins, shares and scores with their 95% intervals), shared_wins, no_winner, "
-                   "length, actions_used.")
+                   "length, actions_used, triggers, records, never_ran.")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Play in this many processes; the results for a seed are the same whatever the number.")
 @bot_option
@@ -34,8 +34,10 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
     game seed and their seat, so a run is reproducible from SEED.  Reports
     the game length, the wins per seat (a win shared by k players counts 1/k
     for each) and the mean score per seat, each with its 95% confidence
-    interval, the shared wins, how often each action was played and each of
-    the game's achievements reached, and the speed.  A game still going
+    interval, the shared wins, how often each action was played, each
+    trigger fired and each of the game's achievements reached, the record's
+    counters, the rules that never ran (a dead rule, or one these settings
+    never reach), and the speed.  A game still going
     after --max-actions actions is counted apart ("capped"): rules that need
     not end show up there, not as an error.  On a terminal a progress line
     shows the games played; Ctrl-C stops and reports the games finished so
@@ -49,14 +51,17 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
       rulerun simulate games/emu_ranchers.rules -n 50 --bot 1=greedy
     """
     from ..stats import Tally
+    from ..usage import Records, add_counts, coverage_counts, usage_lines, usage_summary
 
-    game = _load_game(file, params)
+    game = _load_game(file, params, coverage=True)
     n = _num_players(game, players)
     if any(seat >= n for seat in bots):
         raise _usage_error(f"--bot: this game has {n} seats")
     seed = _seed(seed)
     tally = Tally(n)
     reached = {}  # achievement -> (games in which someone reached it, [the same for each seat])
+    records = Records()
+    counts = {}  # the rules' passes (coverage), from the workers
     total_actions = 0
     interrupted = False
     update, stop = _progress("simulating", as_json)
@@ -70,9 +75,10 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
             tally.add_capped()
             total_actions += max_actions
             return
-        _, winners, returns, length, used, achieved = outcome
+        _, winners, returns, length, used, achieved, counters = outcome
         total_actions += length
         tally.add(winners, returns, length, used)
+        records.add(counters)
         for text, seats in achieved.items():
             anyone, counts = reached.get(text, (0, [0] * n))
             for p in seats:
@@ -86,7 +92,8 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
                 if update is not None and i % 20 == 19:
                     update(i + 1, total_actions)
         else:
-            for outcomes in _in_workers(file, params, n, seed, games, max_actions, workers, update, bots):
+            for outcomes, passes in _in_workers(file, params, n, seed, games, max_actions, workers, update, bots):
+                add_counts(counts, passes)
                 for outcome in outcomes:
                     merge(outcome)
     except KeyboardInterrupt:  # the games finished so far are reported, then exit 130
@@ -105,6 +112,8 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
                        "see --max-actions", 1)
     summary = tally.summary()
     seats = summary["seats"]
+    usage = usage_summary(game, coverage_counts(game) if workers <= 1 else counts, summary["actions_used"],
+                          records, ended)
 
     if as_json:
         click.echo(json.dumps({
@@ -124,23 +133,25 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
             "shared_wins": summary["shared_wins"], "no_winner": summary["no_winner"],
             "length": summary["length"],
             "actions_used": summary["actions_used"],
+            **usage,
         }, indent=2))
     else:
         _print_summary(game, file, n, seed, played, mean_actions, summary, reached, tally, max_actions,
-                       elapsed, per_s, interrupted)
+                       elapsed, per_s, interrupted, usage_lines(usage, ended))
     if interrupted:
         raise _Failure(f"interrupted after {_plural(played, 'game')}", 130, quiet=True)
 
 
 def _play_one(game, game_seed, n, file, max_actions, bots=None) -> tuple:
-    """One game: ("ok", winners, returns, length, actions used, achievements), ("capped",),
+    """One game: ("ok", winners, returns, length, actions used, achievements, record counters), ("capped",),
     or ("error", message, exit code, kind): plain data, to come back from a worker."""
     try:
         state = _new_state(game, game_seed, n, file)
         try:
             length = play(state, make_agents(game_seed, n, bots), max_actions)
             winners, returns = state.winners(), state.returns()
-            achieved = _game_record(state, file)["achievements"]
+            record = _game_record(state, file)
+            achieved = record["achievements"]
         except _TooLong:
             return ("capped",)
         except RuleError as e:
@@ -156,26 +167,31 @@ def _play_one(game, game_seed, n, file, max_actions, bots=None) -> tuple:
         if isinstance(a, tuple):
             name = names[a[0]].action.name
             used[name] = used.get(name, 0) + 1
-    return ("ok", winners, returns, length, used, achieved)
+    return ("ok", winners, returns, length, used, achieved, record["counters"])
 
 
 _WORKER_GAMES = {}  # in a worker process: (file, params) -> the game, loaded once
 
 
-def _batch(job) -> list:
-    """A worker's share: the outcomes of games first_seed .. first_seed + count - 1."""
+def _batch(job) -> tuple:
+    """A worker's share: the outcomes of games first_seed .. first_seed + count - 1, and the
+    rules' passes in them (their coverage counts)."""
+    from ..usage import counts_since, coverage_counts
+
     file, params, n, first_seed, count, max_actions, bots = job
     key = (file, tuple(sorted(params.items())))
     game = _WORKER_GAMES.get(key)
     if game is None:
-        from ..game import load
-        game = _WORKER_GAMES[key] = load(file, **params)
-    return [_play_one(game, first_seed + i, n, file, max_actions, bots) for i in range(count)]
+        game = _WORKER_GAMES[key] = _load_game(file, params, coverage=True)
+    before = coverage_counts(game)
+    outcomes = [_play_one(game, first_seed + i, n, file, max_actions, bots) for i in range(count)]
+    return outcomes, counts_since(coverage_counts(game), before)
 
 
 def _in_workers(file, params, n, seed, games, max_actions, workers, update, bots=None):
     """The games in batches over ``workers`` processes, each batch's outcomes
-    yielded in seed order (so the figures are the same whatever the count)."""
+    (and coverage counts) yielded in seed order (so the figures are the same
+    whatever the count)."""
     import signal
     from concurrent.futures import ProcessPoolExecutor
 
@@ -188,11 +204,11 @@ def _in_workers(file, params, n, seed, games, max_actions, workers, update, bots
     try:
         futures = [pool.submit(_batch, job) for job in jobs]
         for future in futures:
-            outcomes = future.result()
+            outcomes, passes = future.result()
             done += len(outcomes)
             if update is not None:
                 update(done, 0)
-            yield outcomes
+            yield outcomes, passes
         finished = True
     finally:
         if not finished:  # interrupted, or a failure reported: stop the batches still running
@@ -208,7 +224,7 @@ def _ci(lo, hi, fmt="{:.1f}") -> str:
 
 
 def _print_summary(game, file, n, seed, played, mean_actions, summary, reached, tally, max_actions, elapsed,
-                   per_s, interrupted):
+                   per_s, interrupted, usage=()):
     ended = tally.games
     if interrupted:
         click.echo(f"interrupted: the {_plural(played, 'game')} finished so far")
@@ -239,5 +255,7 @@ def _print_summary(game, file, n, seed, played, mean_actions, summary, reached, 
         click.echo("")
         click.echo("actions played, per finished game: " + ", ".join(
             f"{name} {k / ended:.1f}" for name, k in used.items()))
+    for line in usage:
+        click.echo(line)
     click.echo("")
     click.echo(f"{played} games in {elapsed:.2f} s ({per_s:.1f} games/s)")

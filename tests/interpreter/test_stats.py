@@ -5,6 +5,7 @@ import json
 import math
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import simulate as simulate_module
@@ -88,3 +89,29 @@ def test_a_rule_error_in_a_worker_is_reported_as_in_one_process(tmp_path):
     two = CliRunner().invoke(cli, ["simulate", str(rules), "-n", "40", "--seed", "1", "--workers", "2"])
     assert one.exit_code == two.exit_code == 1
     assert "rule error" in one.output and one.output.splitlines()[-1] == two.output.splitlines()[-1]
+
+
+def test_simulate_reports_triggers_records_and_what_never_ran():
+    args = ["simulate", "games/desplumados.rules", "-n", "40", "--seed", "2", "--set", "max_turns=100", "--json"]
+    one = json.loads(CliRunner().invoke(cli, args).output)
+    two = json.loads(CliRunner().invoke(cli, args + ["--workers", "2"]).output)
+    for key in ("triggers", "records", "never_ran"):
+        assert one[key] == two[key], key
+    fired = {t["trigger"]: t["per_game"] for t in one["triggers"]}
+    # "after every action" runs once an action: as many times a game as the game has actions
+    assert fired["after every action"] == pytest.approx(one["length"]["mean"])
+    assert 0 < fired['when "Moon" enters hand(p)'] <= 1  # the moon turns up at most once a game
+    stolen = one["records"]["hens stolen"]
+    assert len(stolen) == 3 and all(v >= 0 for v in stolen)
+
+
+def test_simulate_names_a_rule_that_never_ran(tmp_path):
+    rules = tmp_path / "dead.rules"
+    text = (Path("examples") / "last_card.rules").read_text()
+    text = text.replace("  repeat 4 times:", "  if size(table) > 10:\n    end game\n  repeat 4 times:")
+    rules.write_text(text)
+    out = CliRunner().invoke(cli, ["simulate", str(rules), "-n", "20", "--seed", "1"]).output
+    dead = [ln for ln in out.splitlines() if ln.startswith("  ") and "never" in ln]
+    assert any(":41:" in ln and "if branch taken never happened" in ln for ln in dead), out
+    data = json.loads(CliRunner().invoke(cli, ["simulate", str(rules), "-n", "20", "--seed", "1", "--json"]).output)
+    assert [d["what"] for d in data["never_ran"]] == ["if branch taken never happened"]
