@@ -23,11 +23,14 @@ from .group import RULES_FILE, _Failure, _TooLong, _usage_error, bot_option, cli
                    "mean_scores, capped, achievements, games_per_s, params, interrupted, seats "
                    "(wins, shares and scores with their 95% intervals), shared_wins, no_winner, "
                    "length, actions_used, triggers, records, never_ran.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Also draw the figures into FILE (.png, .svg or .pdf): win shares, scores, game "
+                   "lengths, actions (needs matplotlib: pip install 'rulelang[plot]').")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Play in this many processes; the results for a seed are the same whatever the number.")
 @bot_option
 @max_actions_option
-def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max_actions):
+def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers, bots, max_actions):
     """Play many games with random bots and report statistics.
 
     Game i (from 0) uses game seed SEED+i, and its bots are seeded from that
@@ -49,10 +52,17 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
       rulerun simulate games/emu_ranchers.rules -n 100 --set years=1 --json
       rulerun simulate games/emu_ranchers.rules -n 1000 --workers 2
       rulerun simulate games/emu_ranchers.rules -n 50 --bot 1=greedy
+      rulerun simulate games/hens.rules -n 300 --players 3 --plot hens.png
     """
     from ..stats import Tally
     from ..usage import Records, add_counts, coverage_counts, usage_lines, usage_summary
 
+    if plot_file is not None:
+        from ..plot import PlotUnavailable, _pyplot
+        try:
+            _pyplot()  # before the games: a missing library is said at once
+        except PlotUnavailable as e:
+            raise _usage_error(str(e)) from None
     game = _load_game(file, params, coverage=True)
     n = _num_players(game, players)
     if any(seat >= n for seat in bots):
@@ -62,6 +72,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
     reached = {}  # achievement -> (games in which someone reached it, [the same for each seat])
     records = Records()
     counts = {}  # the rules' passes (coverage), from the workers
+    samples = ([], []) if plot_file is not None else None  # each game's scores and length, to draw
     total_actions = 0
     interrupted = False
     update, stop = _progress("simulating", as_json)
@@ -79,6 +90,9 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
         total_actions += length
         tally.add(winners, returns, length, used)
         records.add(counters)
+        if samples is not None:
+            samples[0].append(returns)
+            samples[1].append(length)
         for text, seats in achieved.items():
             anyone, counts = reached.get(text, (0, [0] * n))
             for p in seats:
@@ -138,6 +152,14 @@ def simulate_cmd(file, games, players, seed, params, as_json, workers, bots, max
     else:
         _print_summary(game, file, n, seed, played, mean_actions, summary, reached, tally, max_actions,
                        elapsed, per_s, interrupted, usage_lines(usage, ended))
+    if plot_file is not None:
+        from ..plot import plot_simulation
+        try:
+            plot_simulation(plot_file, game.title, summary, *samples)
+        except (OSError, ValueError) as e:
+            raise _usage_error(f"--plot {plot_file}: {e}") from None
+        if not as_json:
+            click.echo(f"figures drawn in {plot_file}")
     if interrupted:
         raise _Failure(f"interrupted after {_plural(played, 'game')}", 130, quiet=True)
 
