@@ -69,6 +69,7 @@ class Machine(MachineViews, MachineChecks):
         self.var_names = []  # (name, type, index)
         self.pvar_names = []  # (name, type, base)
         self.cvar_names = []  # (name, type, base)
+        self.internal_vars = frozenset()  # names declared "internal": bookkeeping the table view leaves out
         self.var_defaults = None  # (state) -> list V
         self.cvar_defaults = None  # (state) -> list C
         self.deck = None  # (state) -> list of card ids in play

@@ -114,6 +114,7 @@ class Var:
     default: object
     record: bool = False  # "record player var": part of the game's record
     doc: str | None = None
+    internal: bool = False  # "internal var": bookkeeping, not shown to players (still in observations)
     span: Span = _span()
 
 

@@ -151,10 +151,13 @@ class _Builder:
     def record_var_decl(self, meta, c):
         return self._var(c, True)
 
-    def _var(self, c, record):
+    def internal_var_decl(self, meta, c):
+        return self._var(c, False, internal=True)
+
+    def _var(self, c, record, internal=False):
         doc = _strip(c[4]) if c[4] is not None else None
         return A.Var(" ".join(str(c[0]).split()), self._decl(c[1]), c[2], c[3], record=record, doc=doc,
-                     span=self._tspan(c[1]))
+                     internal=internal, span=self._tspan(c[1]))
 
     def type_name(self, meta, c):
         return A.TypeName(str(c[0]), span=self._span(meta))

@@ -71,6 +71,8 @@ class Layout:
             m.var_names.append((name, g.types[id(v)], self.var_index[name]))
         for name, v in g.player_vars.items():
             m.pvar_names.append((name, g.types[id(v)], self.pvar_base[name]))
+        m.internal_vars = frozenset(name for d in (g.vars, g.player_vars, g.card_vars)
+                                    for name, v in d.items() if v.internal)
         for name, v in g.card_vars.items():
             m.cvar_names.append((name, g.types[id(v)], self.cvar_base[name]))
             m.cvar_bases.append(self.cvar_base[name])
