@@ -60,7 +60,10 @@ def check_cmd(file, params):
 @cli.command("params")
 @click.argument("file", type=RULES_FILE)
 @click.option("--players", type=int, default=None, help="Show the defaults for this many players.")
-def params_cmd(file, players):
+@click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
+              help="Show the values with these settings (repeatable): a default that depends on "
+                   "another parameter follows it.")
+def params_cmd(file, players, params):
     """List the parameters and options a rules file declares.
 
     Shows each one's name, kind (param or option), type, default value and
@@ -72,9 +75,10 @@ def params_cmd(file, players):
     Examples:
       rulerun params games/emu_ranchers.rules
       rulerun params games/desplumados.rules --players 5
+      rulerun params games/desplumados.rules --set capacity=6
     """
     from ..compiler import ParamError
-    game = _load_game(file, {})
+    game = _load_game(file, params)
     if players is not None:
         _num_players(game, players)  # a count the game allows, or a usage error
     try:
@@ -88,7 +92,7 @@ def params_cmd(file, players):
     if not info:
         click.echo(f"{game.title} ({file}) declares no parameters")
         return
-    rows = [("name", "kind", "type", "default", "description")]
+    rows = [("name", "kind", "type", "value" if params else "default", "description")]
     rows += [(name, kind, str(typ), _by_count(by_players[name]) if name in by_players else _value_text(value),
               doc or "") for name, kind, typ, value, doc in info]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]

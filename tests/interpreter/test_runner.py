@@ -249,6 +249,16 @@ def test_params_lists_declared_parameters():
     assert set(rows) == {"name", "excuse", "pawns", "courts", "years", "upkeep", "hand_size"}
 
 
+def test_params_shows_the_values_under_settings():
+    r = invoke("params", EMU, "--set", "years=2", "--set", "excuse=true")
+    assert r.exit_code == 0, r.stderr
+    rows = {ln.split()[0]: ln.split()[1:4] for ln in r.stdout.splitlines()[2:] if ln.strip()}
+    assert rows["name"][2] == "value" and rows["years"] == ["param", "int", "2"]
+    assert rows["excuse"] == ["option", "bool", "true"] and rows["upkeep"][2] == "18"
+    r = invoke("params", EMU, "--set", "years=99")
+    assert r.exit_code == 2 and "years" in r.stderr
+
+
 def test_help():
     r = invoke("--help")
     assert r.exit_code == 0
