@@ -7,8 +7,9 @@ chance drawn from ``rng``.  A bot that searches such states cannot peek: the
 cards it cannot see, wherever they really lie, give it the same samples.
 
 - :class:`GreedyAgent` tries each legal action on a few samples and takes
-  the one after which its score leads the others' by most (the game's own
-  score, at that point of the game).
+  the one after which its standing leads the others' by most: the rules'
+  ``heuristic(p)`` if they declare one, else the game's own score at that
+  point of the game.
 - :class:`MCTSAgent` is single-observer information-set MCTS: each
   iteration samples a state, walks a tree of actions shared by all samples
   (UCB1, counting a child only in the samples where it was legal), adds one
@@ -24,9 +25,10 @@ from .runtime import RuleError
 
 
 def _lead(state, seat) -> float:
-    """How far ``seat``'s score is ahead of the best other one (0 if it cannot be computed)."""
+    """How far ``seat``'s heuristic (the rules' ``heuristic(p)``, else the
+    score) is ahead of the best other one (0 if it cannot be computed)."""
     try:
-        scores = state.m.scores(state)
+        scores = state.m.heuristics(state)
     except RuleError:
         return 0.0
     others = [s for p, s in enumerate(scores) if p != seat]

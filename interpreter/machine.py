@@ -81,6 +81,9 @@ class Machine(MachineViews, MachineChecks):
         self.nobody_wins = None  # "nobody wins if COND": a function of the state, or None
         self.frozen_memo = {}  # what the results' functions keep while the state is still (see scores)
         self.outcome_slot = 0
+        self.heuristic_fn = None  # the rules' heuristic(p), if they declare one (see heuristics)
+        self.heuristic_slot = 0
+        self.heuristic_span = None
         self.outcome_span = None
         self.explicit_chance = False
         self.params = {}
@@ -312,6 +315,23 @@ class Machine(MachineViews, MachineChecks):
         return ids
 
     # ------------------------------------------------------------ outcome
+    def heuristics(self, st) -> list:
+        """The rules' ``heuristic(p)`` for each player (the scores when they
+        declare none): how well each stands, for the greedy bot."""
+        if self.heuristic_fn is None:
+            return self.scores(st)
+        self.work_left = MAX_WORK
+        self.frozen_memo.clear()
+        out = []
+        slot = self.heuristic_slot
+        try:
+            for p in range(st.n):
+                st.L[slot] = p
+                out.append(self.heuristic_fn(st))
+        except EVAL_ERRORS as err:
+            raise RuleError(f"the heuristic cannot be computed: {_explain(err)}", self.heuristic_span) from None
+        return out
+
     def scores(self, st) -> list:
         self.work_left = MAX_WORK
         self.frozen_memo.clear()  # kept for this state only

@@ -212,6 +212,15 @@ class Achievements:
 
 
 @node
+class Heuristic:
+    """``heuristic(p): EXPR``: how good the game stands for player ``p``, for
+    the greedy bot (higher is better); the score when a file has none."""
+    var: str
+    value: object
+    span: Span = _span()
+
+
+@node
 class Extends:
     """``extends "FILE"``: this file is a variant of FILE (a path relative to this file)."""
     path: str

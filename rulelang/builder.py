@@ -83,6 +83,9 @@ class _Builder:
                                span=self._tspan(name))
         return A.Override(value, span=self._span(meta))
 
+    def heuristic_decl(self, meta, c):
+        return A.Heuristic(self._decl(c[0]), c[1], span=self._span(meta))
+
     def game_decl(self, meta, c):
         return A.Game(_strip(c[0]), span=self._span(meta))
 

@@ -45,7 +45,8 @@ MAX_CHAIN = 8
 # The declarations a file has at most one of, and how a message names them.
 _SINGLE = {A.Game: "game title", A.Players: "players line", A.Attrs: "card attributes line",
            A.Cards: "cards block", A.Deck: "deck block", A.Setup: "setup block", A.Play: "play block",
-           A.Outcome: "outcome block", A.Achievements: "achievements block"}
+           A.Outcome: "outcome block", A.Achievements: "achievements block",
+           A.Heuristic: "heuristic"}
 _NAMED = {A.Param: "parameter or option", A.Enum: "enum", A.Zone: "zone", A.Var: "variable",
           A.Function: "function", A.Action: "action"}
 

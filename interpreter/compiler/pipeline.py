@@ -58,6 +58,10 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     m.score_fn = exprs.fn(o.score, frozen=True)
     m.tiebreaks = [(1 if hilo == "highest" else -1, exprs.fn(e, frozen=True)) for hilo, e in o.tiebreaks]
     m.nobody_wins = exprs.fn(o.nobody, frozen=True) if o.nobody is not None else None
+    if g.heuristic is not None:  # what the greedy bot maximises
+        m.heuristic_slot = g.heuristic_slot
+        m.heuristic_span = g.heuristic.span
+        m.heuristic_fn = exprs.fn(g.heuristic.value, frozen=True)
     m.frozen_memo = exprs.frozen_memo
     # 5. invariants: declared ones, then the zones' capacities
     for inv in g.invariants:

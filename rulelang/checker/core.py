@@ -74,6 +74,8 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
             self.check_trigger(t)
         for o in by_type.get(A.Outcome, []):
             self.check_outcome(o)
+        for h in by_type.get(A.Heuristic, [])[:1]:
+            self.check_heuristic(h)
         for a in by_type.get(A.Achievements, []):
             self.check_achievements(a)
         for inv in by_type.get(A.Invariant, []):

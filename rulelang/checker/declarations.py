@@ -27,7 +27,8 @@ class DeclarationChecks(CheckerBase):
         for cls, what, required in ((A.Game, "game", False), (A.Players, "players", True),
                                     (A.Cards, "cards", True), (A.Deck, "deck", False),
                                     (A.Attrs, "card attributes", False), (A.Setup, "setup", False),
-                                    (A.Play, "play", True), (A.Outcome, "outcome", True)):
+                                    (A.Play, "play", True), (A.Outcome, "outcome", True),
+                                    (A.Heuristic, "heuristic", False)):
             found = by_type.get(cls, [])
             if not found and required:
                 self.err("RL108", f'the rules have no "{what}" section', file_span)
@@ -300,6 +301,15 @@ class DeclarationChecks(CheckerBase):
         self.g.func_types[name] = t
         self._func_state[name] = "done"
         return t
+
+    def check_heuristic(self, h: A.Heuristic):
+        """Like the score: a number for player ``h.var``, read anywhere in the game."""
+        scope = Scope()
+        slot = self.new_slot()
+        self.g.heuristic = h
+        self.g.heuristic_slot = slot
+        scope.names[h.var] = ("player", slot, False)
+        self.expect(self.expr(h.value, scope, {"turn": False}), "int", h.value, "the heuristic")
 
     def check_outcome(self, o: A.Outcome):
         scope = Scope()

@@ -85,6 +85,8 @@ class CheckedGame:
     play: tuple = ()
     outcome: A.Outcome | None = None
     outcome_slot: int = 0
+    heuristic: A.Heuristic | None = None  # what the greedy bot maximises (None: the score)
+    heuristic_slot: int = 0
     types: dict = attrs.Factory(dict)
     res: dict = attrs.Factory(dict)
     nslots: int = 0

@@ -91,3 +91,75 @@ def test_play_takes_bots_for_the_seats_people_do_not_play():
     assert "bots: P2 (greedy)" in r.output and "P2: " in r.output
     r = CliRunner().invoke(cli, ["play", FOX, "--players", "2", "--bot", "1=greedy"])
     assert r.exit_code == 2 and "played by a person" in r.output
+
+
+DRAW_OR_WAIT = '''game "Draw or wait"
+players 2
+card attributes: rank: int
+cards:
+  "One" 1
+  "Two" 2
+  "Three" 3
+  "Four" 4
+  "Five" 5
+  "Six" 6
+zone deck: pile, hidden
+zone hand: pile, per player, owner
+action draw "draw":
+  require not empty(deck)
+  move top(deck) to hand(me)
+action wait "wait":
+  pass
+play:
+  shuffle deck
+  repeat 2 times:
+    for p in players:
+      turn p:
+        choose draw, wait
+outcome(p):
+  score 0
+'''
+
+
+@pytest.mark.parametrize("heuristic, wanted", [("size(hand(p))", "draw"), ("0 - size(hand(p))", "wait"),
+                                               (None, None)])
+def test_greedy_follows_the_rules_heuristic(tmp_path, heuristic, wanted):
+    """The score is always 0, so only a declared heuristic tells the greedy bot anything."""
+    path = tmp_path / "g.rules"
+    path.write_text(DRAW_OR_WAIT + (f"heuristic(p): {heuristic}\n" if heuristic else ""))
+    game = load(path)
+    texts = set()
+    for seed in range(4):
+        state = game.new_state(seed, 2)
+        agents = make_agents(seed, 2, {0: "greedy:2", 1: "greedy:2"})
+        taken = []
+        play(state, agents, 100, on_action=lambda number, seat, text: taken.append(text))
+        texts.update(taken)
+    if wanted is None:
+        assert texts == {"draw", "wait"}  # no heuristic, a score of 0 everywhere: no preference
+    else:
+        assert texts == {wanted}
+
+
+def test_heuristics_fall_back_to_the_scores():
+    emu = load("games/emu_ranchers.rules")
+    state = emu.new_state(2, 2)
+    rng = random.Random(2)
+    for _ in range(20):
+        state.apply(rng.choice(state.legal_actions()))
+    h = state.m.heuristics(state)
+    expected = [emu.evaluate(state, f"score({p}) + sum(bird_value(b) for b in birds({p}))") for p in range(2)]
+    assert h == expected
+    fox = load(FOX).new_state(2, 2)
+    assert fox.m.heuristic_fn is None and fox.m.heuristics(fox) == fox.m.scores(fox)
+
+
+def test_a_heuristic_is_checked_like_a_score(tmp_path):
+    from rulelang import check_file
+    for extra, code in (("heuristic(p): size(hand(p)) > 0\n", "RL103"),
+                        ("heuristic(p): 1\nheuristic(q): 2\n", "RL102"),
+                        ("heuristic(p): sise(hand(p))\n", "RL101")):
+        path = tmp_path / "h.rules"
+        path.write_text(DRAW_OR_WAIT + extra)
+        _, diags, _ = check_file(path)
+        assert code in [d.code for d in diags if d.severity == "error"], (extra, diags)
