@@ -52,9 +52,11 @@ class Tally:
         self.score_range = [[math.inf, -math.inf] for _ in range(players)]
         self.length = [0.0, 0.0]
         self.length_range = [math.inf, -math.inf]
+        self.turns = [0.0, 0.0]
+        self.turns_range = [math.inf, -math.inf]
         self.actions = {}  # action name -> times played
 
-    def add(self, winners, scores, length: int, used: dict) -> None:
+    def add(self, winners, scores, length: int, used: dict, turns: int = 0) -> None:
         self.games += 1
         for w in winners:
             self.wins[w] += 1 / len(winners)
@@ -71,6 +73,9 @@ class Tally:
         self.length[0] += length
         self.length[1] += length * length
         self.length_range = [min(self.length_range[0], length), max(self.length_range[1], length)]
+        self.turns[0] += turns
+        self.turns[1] += turns * turns
+        self.turns_range = [min(self.turns_range[0], turns), max(self.turns_range[1], turns)]
         for name, k in used.items():
             self.actions[name] = self.actions.get(name, 0) + k
 
@@ -89,12 +94,15 @@ class Tally:
                           "mean_score": mean, "score_ci": [lo, hi],
                           "score_min": self.score_range[p][0] if n else None,
                           "score_max": self.score_range[p][1] if n else None})
+        tmean, tlo, thi = mean_ci(*self.turns, n)
         mean, lo, hi = mean_ci(*self.length, n)
         return {"games": n + self.capped, "ended": n, "capped": self.capped, "seats": seats,
                 "shared_wins": self.shared, "shared_share_ci": list(wilson(self.shared, n)),
                 "no_winner": self.nobody,
                 "length": {"mean": mean, "ci": [lo, hi], "min": self.length_range[0] if n else None,
                            "max": self.length_range[1] if n else None},
+                "turns": {"mean": tmean, "ci": [tlo, thi], "min": self.turns_range[0] if n else None,
+                          "max": self.turns_range[1] if n else None},
                 "actions_used": dict(sorted(self.actions.items(), key=lambda kv: -kv[1]))}
 
 

@@ -51,6 +51,16 @@ def trigger_text(t) -> str:
     return "after every action" if t.event == "action" else "before every turn"
 
 
+def turn_count(m) -> int:
+    """The turns (``turn`` blocks entered) of every game machine ``m`` has
+    played so far: 0 without coverage probes."""
+    points = getattr(m, "turn_points", None)
+    if points is None:
+        points = m.turn_points = [i for i, (kind, _, _) in enumerate(m.coverage_points) if kind == "turn"]
+    counts = m.coverage_counts
+    return sum(counts[i] for i in points)
+
+
 class Records:
     """The record's counters over finished games: a sum per counter (and per
     seat, for a player's counter); a flag counts the games it was set in."""
@@ -130,5 +140,5 @@ def usage_lines(summary: dict, ended: int) -> list:
     return lines
 
 
-__all__ = ["coverage_counts", "counts_since", "add_counts", "Records", "usage_summary", "usage_lines",
+__all__ = ["coverage_counts", "turn_count", "counts_since", "add_counts", "Records", "usage_summary", "usage_lines",
            "trigger_text", "GUARD"]

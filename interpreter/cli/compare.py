@@ -19,7 +19,7 @@ def _outcome(game, seed, n, path, max_actions):
     outcome = _play_one(game, seed, n, path, max_actions)
     if outcome[0] == "error":
         raise _Failure(outcome[1], outcome[2], kind=outcome[3])
-    return None if outcome[0] == "capped" else outcome[1:5]
+    return None if outcome[0] == "capped" else outcome[1:5] + (outcome[7],)
 
 
 @cli.command("compare")
@@ -56,8 +56,8 @@ def compare_cmd(file_a, file_b, games, players, seed, params, params_a, params_b
     if file_b is None and not params_a and not params_b:
         raise _usage_error("give a second rules file, or two settings with --set-a/--set-b")
     file_b = file_b or file_a
-    game_a = _load_game(file_a, {**params, **params_a})
-    game_b = _load_game(file_b, {**params, **params_b})
+    game_a = _load_game(file_a, {**params, **params_a}, coverage=True)  # coverage counts the turns
+    game_b = _load_game(file_b, {**params, **params_b}, coverage=True)
     lo, hi = max(game_a.min_players, game_b.min_players), min(game_a.max_players, game_b.max_players)
     if lo > hi:
         raise _usage_error(f"no player count suits both games ({game_a.title}: {game_a.min_players} to "
@@ -68,6 +68,7 @@ def compare_cmd(file_a, file_b, games, players, seed, params, params_a, params_b
     wins = [Paired() for _ in range(n)]
     scores = [Paired() for _ in range(n)]
     length = Paired()
+    turns = Paired()
     actions = {}
     capped = [0, 0]
     update, stop = _progress("comparing", as_json)
@@ -83,6 +84,7 @@ def compare_cmd(file_a, file_b, games, players, seed, params, params_a, params_b
                 wins[p].add((p in a[0]) / max(len(a[0]), 1), (p in b[0]) / max(len(b[0]), 1))
                 scores[p].add(a[1][p], b[1][p])
             length.add(a[2], b[2])
+            turns.add(a[4], b[4])
             for name in set(a[3]) | set(b[3]):
                 actions.setdefault(name, Paired()).add(a[3].get(name, 0), b[3].get(name, 0))
             if update is not None and i % 20 == 19:
@@ -94,6 +96,8 @@ def compare_cmd(file_a, file_b, games, players, seed, params, params_a, params_b
     rows = [(f"P{p + 1} win share", wins[p].summary(), 100.0, "%") for p in range(n)]
     rows += [(f"P{p + 1} mean score", scores[p].summary(), 1.0, "") for p in range(n)]
     rows.append(("actions per game", length.summary(), 1.0, ""))
+    if turns.a or turns.b:
+        rows.append(("turns per game", turns.summary(), 1.0, ""))
     rows += [(f"{name} per game", actions[name].summary(), 1.0, "") for name in sorted(actions)]
     if as_json:
         click.echo(json.dumps({"a": {"rules": file_a, "params": game_a.params_for(n)},

@@ -22,7 +22,7 @@ from .group import RULES_FILE, _Failure, _TooLong, _usage_error, bot_option, cli
               help="Print one JSON object: games, players, seed, mean_actions, wins_per_seat, "
                    "mean_scores, capped, achievements, games_per_s, params, interrupted, seats "
                    "(wins, shares and scores with their 95% intervals), shared_wins, no_winner, "
-                   "length, actions_used, triggers, records, never_ran.")
+                   "length, turns, actions_used, triggers, records, never_ran.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Also draw the figures into FILE (.png, .svg or .pdf): win shares, scores, game "
                    "lengths, actions (needs matplotlib: pip install 'rulelang[plot]').")
@@ -86,9 +86,9 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
             tally.add_capped()
             total_actions += max_actions
             return
-        _, winners, returns, length, used, achieved, counters = outcome
+        _, winners, returns, length, used, achieved, counters, turns = outcome
         total_actions += length
-        tally.add(winners, returns, length, used)
+        tally.add(winners, returns, length, used, turns)
         records.add(counters)
         if samples is not None:
             samples[0].append(returns)
@@ -145,7 +145,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
             "interrupted": interrupted,
             "seats": seats,
             "shared_wins": summary["shared_wins"], "no_winner": summary["no_winner"],
-            "length": summary["length"],
+            "length": summary["length"], "turns": summary["turns"],
             "actions_used": summary["actions_used"],
             **usage,
         }, indent=2))
@@ -165,9 +165,12 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
 
 
 def _play_one(game, game_seed, n, file, max_actions, bots=None) -> tuple:
-    """One game: ("ok", winners, returns, length, actions used, achievements, record counters), ("capped",),
+    """One game: ("ok", winners, returns, length, actions used, achievements, record counters, turns),
+    ("capped",),
     or ("error", message, exit code, kind): plain data, to come back from a worker."""
+    from ..usage import turn_count
     try:
+        turns_before = turn_count(game.machine_for(n))  # (the first turn starts within new_state)
         state = _new_state(game, game_seed, n, file)
         try:
             length = play(state, make_agents(game_seed, n, bots), max_actions)
@@ -189,7 +192,7 @@ def _play_one(game, game_seed, n, file, max_actions, bots=None) -> tuple:
         if isinstance(a, tuple):
             name = names[a[0]].action.name
             used[name] = used.get(name, 0) + 1
-    return ("ok", winners, returns, length, used, achieved, record["counters"])
+    return ("ok", winners, returns, length, used, achieved, record["counters"], turn_count(state.m) - turns_before)
 
 
 _WORKER_GAMES = {}  # in a worker process: (file, params) -> the game, loaded once
@@ -255,6 +258,10 @@ def _print_summary(game, file, n, seed, played, mean_actions, summary, reached, 
     length = summary["length"]
     click.echo(f"mean actions per game: {mean_actions:.1f}  (finished games: {length['mean']:.1f}, "
                f"95% CI {_ci(*length['ci'])}, min {length['min']}, max {length['max']})")
+    turns = summary["turns"]
+    if turns["max"]:
+        click.echo(f"mean turns per finished game: {turns['mean']:.1f}  (95% CI {_ci(*turns['ci'])}, "
+                   f"min {turns['min']}, max {turns['max']})")
     click.echo("")
     click.echo(f"{'seat':<6}{'wins':>10}{'win %':>9}  {'95% CI':<16}{'mean score':>12}  {'95% CI':<20}")
     for s in summary["seats"]:

@@ -443,6 +443,7 @@ class FlowCompiler:
             st.me = p = who(st)
             st.V[counted + p] += 1
         self.emit(EXEC, enter if counted is None else enter_counted, None, s.span)
+        self.probe("turn", "turn taken", s.span)
         self.triggers.before_turn(s.span)
         self.block(s.body)
 

@@ -213,7 +213,7 @@ def test_simulate_json():
     data = json.loads(r.stdout)
     assert set(data) == {"games", "players", "seed", "mean_actions", "wins_per_seat", "mean_scores",
                          "capped", "achievements", "games_per_s", "params", "interrupted", "seats",
-                         "shared_wins", "no_winner", "length", "actions_used", "triggers", "records", "never_ran"}
+                         "shared_wins", "no_winner", "length", "turns", "actions_used", "triggers", "records", "never_ran"}
     assert data["games"] == 20 and data["players"] == 2 and data["seed"] == 7
     assert len(data["wins_per_seat"]) == len(data["mean_scores"]) == 2
     assert sum(data["wins_per_seat"]) == pytest.approx(20)

@@ -115,3 +115,12 @@ def test_simulate_names_a_rule_that_never_ran(tmp_path):
     assert any(":41:" in ln and "if branch taken never happened" in ln for ln in dead), out
     data = json.loads(CliRunner().invoke(cli, ["simulate", str(rules), "-n", "20", "--seed", "1", "--json"]).output)
     assert [d["what"] for d in data["never_ran"]] == ["if branch taken never happened"]
+
+
+def test_simulate_counts_the_turns_of_a_game():
+    """Last Card: four rounds of one turn per player."""
+    data = json.loads(CliRunner().invoke(cli, ["simulate", "examples/last_card.rules", "-n", "20", "--seed", "1",
+                                               "--json"]).output)
+    assert data["turns"]["mean"] == 8 and data["turns"]["min"] == data["turns"]["max"] == 8
+    text = CliRunner().invoke(cli, ["simulate", "examples/last_card.rules", "-n", "20", "--seed", "1"]).output
+    assert "mean turns per finished game: 8.0" in text
