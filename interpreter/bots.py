@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from .runtime import RuleError
 
@@ -81,9 +82,11 @@ class MCTSAgent:
     needs_observation = False
     needs_sampler = True
 
-    def __init__(self, seed, iterations: int = 100, exploration: float = 0.7, rollout_cap: int = 2000):
+    def __init__(self, seed, iterations: int = 100, exploration: float = 0.7, rollout_cap: int = 2000,
+                 seconds: float | None = None):
         self.rng = random.Random(seed)
         self.iterations = iterations
+        self.seconds = seconds  # a time per move instead of a count of iterations (then not reproducible)
         self.c = exploration
         self.rollout_cap = rollout_cap
 
@@ -92,7 +95,10 @@ class MCTSAgent:
         if sampler is None or len(legal_actions) == 1:
             return legal_actions[rng.randrange(len(legal_actions))]
         root = _Node()
-        for _ in range(self.iterations):
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while (done < self.iterations) if deadline is None else (done == 0 or time.perf_counter() < deadline):
+            done += 1
             s = sampler(rng)
             node, path = root, [root]
             try:
@@ -149,8 +155,10 @@ BOTS = {"random": None, "greedy": GreedyAgent, "mcts": MCTSAgent}
 
 
 def make_bot(kind: str, seed):
-    """A bot from its name: "random", "greedy", "greedy:SAMPLES", "mcts" or
-    "mcts:ITERATIONS".  ValueError for anything else."""
+    """A bot from its name: "random", "greedy", "greedy:SAMPLES", "mcts",
+    "mcts:ITERATIONS" or "mcts:SECONDSs" (a time per move, such as
+    "mcts:0.5s": stronger on a fast machine, and no longer the same game
+    from the same seed).  ValueError for anything else."""
     from .agents import RandomAgent
 
     name, _, arg = kind.partition(":")
@@ -160,6 +168,14 @@ def make_bot(kind: str, seed):
         if arg:
             raise ValueError("the random bot takes no number")
         return RandomAgent(seed)
+    if name == "mcts" and arg.endswith("s"):
+        try:
+            seconds = float(arg[:-1])
+        except ValueError:
+            seconds = 0.0
+        if not 0 < seconds <= 3600:
+            raise ValueError("mcts:Ts wants a time per move in seconds, such as mcts:0.5s")
+        return MCTSAgent(seed, seconds=seconds)
     if arg:
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"{name}:N wants a whole number of {'samples' if name == 'greedy' else 'iterations'}")

@@ -184,8 +184,9 @@ def _parse_bots(ctx, param, values) -> dict:
 def bot_option(f):
     return click.option("--bot", "bots", metavar="SEAT=KIND", multiple=True, callback=_parse_bots,
                         help="The bot that plays a seat (repeatable; the others play at random): random, "
-                             "greedy[:SAMPLES] (one step ahead on the score), mcts[:ITERATIONS] "
-                             "(information-set Monte Carlo tree search). Bots never see hidden cards.")(f)
+                             "greedy[:SAMPLES] (one step ahead on the rules' heuristic, else the score), "
+                             "mcts[:ITERATIONS] or mcts:SECONDSs (information-set Monte Carlo tree search; "
+                             "mcts:0.5s thinks half a second a move). Bots never see hidden cards.")(f)
 
 
 def game_options(f):

@@ -163,3 +163,18 @@ def test_a_heuristic_is_checked_like_a_score(tmp_path):
         path.write_text(DRAW_OR_WAIT + extra)
         _, diags, _ = check_file(path)
         assert code in [d.code for d in diags if d.severity == "error"], (extra, diags)
+
+
+def test_mcts_by_the_second():
+    import time as _time
+    bot = make_bot("mcts:0.05s", 1)
+    assert bot.seconds == 0.05
+    state, seat = decision()
+    sampler = lambda rng: state.resample(seat, rng)  # noqa: E731
+    start = _time.perf_counter()
+    a = bot.choose(state.legal_actions(), sampler=sampler, seat=seat)
+    took = _time.perf_counter() - start
+    assert a in state.legal_actions() and took >= 0.05  # it thinks until its time is up
+    for bad in ("mcts:0s", "mcts:xs", "mcts:-1s", "greedy:1s"):
+        with pytest.raises(ValueError):
+            make_bot(bad, 1)

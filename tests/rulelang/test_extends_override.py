@@ -222,3 +222,13 @@ def test_a_log_fingerprint_covers_the_base(tmp_path, base):
     assert rules_hash(check_file(path)[2]) != before
     plain = check_file(base)[2]
     assert rules_hash(plain) == rules_hash(base.read_text(encoding="utf-8"))  # one file: its text, as before
+
+
+def test_a_deck_is_added_then_overridden(tmp_path, base):
+    variant(tmp_path, "deck:\n  cards where card.rank < 3\n", name="small.rules")
+    smaller = write(tmp_path, "smaller.rules", 'extends "small.rules"\noverride deck:\n  cards where card.rank == 1\n')
+    for path, expected in ((tmp_path / "small.rules", ["One", "Two", "Two"]), (smaller, ["One"])):
+        game, diags, text = check_file(path)
+        assert errors(diags) == [], [d.render(text) for d in diags]
+        state = load(path).new_state(0, 2)
+        assert sorted(state.m.card_names[c] for c in state.inplay) == expected
