@@ -110,7 +110,7 @@ def _load(path: Path, chain: list) -> tuple:
 
 def _base_path(path: Path, written: str) -> Path:
     """The base's path as spans will name it: relative to the variant's
-    folder, tidied ("games/variants/../hens.rules" is "games/hens.rules")."""
+    folder, tidied ("house/../base.rules" is "base.rules")."""
     return Path(os.path.normpath(path.parent / written))
 
 

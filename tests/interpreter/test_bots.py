@@ -10,6 +10,7 @@ from interpreter import load
 from interpreter.bots import GreedyAgent, MCTSAgent, make_bot
 from interpreter.cli.common import make_agents, play
 from interpreter.runner import cli
+from snippets import draw_or_wait
 
 FOX = "games/fox_in_the_henhouse.rules"
 
@@ -93,40 +94,12 @@ def test_play_takes_bots_for_the_seats_people_do_not_play():
     assert r.exit_code == 2 and "played by a person" in r.output
 
 
-DRAW_OR_WAIT = '''game "Draw or wait"
-players 2
-card attributes: rank: int
-cards:
-  "One" 1
-  "Two" 2
-  "Three" 3
-  "Four" 4
-  "Five" 5
-  "Six" 6
-zone deck: pile, hidden
-zone hand: pile, per player, owner
-action draw "draw":
-  require not empty(deck)
-  move top(deck) to hand(me)
-action wait "wait":
-  pass
-play:
-  shuffle deck
-  repeat 2 times:
-    for p in players:
-      turn p:
-        choose draw, wait
-outcome(p):
-  score 0
-'''
-
-
 @pytest.mark.parametrize("heuristic, wanted", [("size(hand(p))", "draw"), ("0 - size(hand(p))", "wait"),
                                                (None, None)])
 def test_greedy_follows_the_rules_heuristic(tmp_path, heuristic, wanted):
     """The score is always 0, so only a declared heuristic tells the greedy bot anything."""
     path = tmp_path / "g.rules"
-    path.write_text(DRAW_OR_WAIT + (f"heuristic(p): {heuristic}\n" if heuristic else ""))
+    path.write_text(draw_or_wait("0", rounds=2) + (f"heuristic(p): {heuristic}\n" if heuristic else ""))
     game = load(path)
     texts = set()
     for seed in range(4):
@@ -160,7 +133,7 @@ def test_a_heuristic_is_checked_like_a_score(tmp_path):
                         ("heuristic(p): 1\nheuristic(q): 2\n", "RL102"),
                         ("heuristic(p): sise(hand(p))\n", "RL101")):
         path = tmp_path / "h.rules"
-        path.write_text(DRAW_OR_WAIT + extra)
+        path.write_text(draw_or_wait("0", rounds=2) + extra)
         _, diags, _ = check_file(path)
         assert code in [d.code for d in diags if d.severity == "error"], (extra, diags)
 

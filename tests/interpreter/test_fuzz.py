@@ -349,43 +349,15 @@ def test_a_time_limit_stops_the_run_and_keeps_what_it_found():
     assert clean.out_of_time and clean.findings == [] and clean.games > 10, summary(clean)
 
 
-STALLING_GAME = """
-game "Draw or wait"
-players 2
-card attributes: rank: int
-cards:
-  "One" 1
-  "Two" 2
-  "Three" 3
-  "Four" 4
-  "Five" 5
-  "Six" 6
-zone deck: pile, hidden
-zone hand: pile, per player, owner
-action draw "draw":
-  require not empty(deck)
-  move top(deck) to hand(me)
-action wait "wait":
-  pass
-play:
-  shuffle deck
-  repeat 5 times:
-    for p in players:
-      turn p:
-        choose draw, wait
-outcome(p):
-  score size(hand(p))
-"""
-
-
 def test_the_stalling_policy_learns_which_actions_draw_and_avoids_them(tmp_path):
     """Drawing is listed first, so a player who takes the first action
     draws every turn; the staller draws once, sees the hidden deck shrink,
     and waits from then on, in that game and the next."""
     from interpreter.fuzz_game import Staller
+    from snippets import draw_or_wait
 
     path = tmp_path / "draw_or_wait.rules"
-    path.write_text(STALLING_GAME)
+    path.write_text(draw_or_wait())
     game = load(path)
     staller = Staller()
     texts = []

@@ -1,0 +1,385 @@
+"""Any rules file as an OpenSpiel game (``pyspiel``, the optional extra
+``openspiel``).
+
+    from interpreter.adapters.openspiel import load_openspiel
+    game = load_openspiel("games/fox_in_the_henhouse.rules", players=2, days=1)
+    state = game.new_initial_state()      # a pyspiel.State: legal_actions(), apply_action(), ...
+
+:func:`load_openspiel` registers the game with pyspiel under a name of its
+own (``register_openspiel`` gives the name, for ``pyspiel.load_game``) and
+returns it.  What OpenSpiel gets:
+
+- **the game type** from the rules: sequential (a round of secret choices
+  is played one seat after another, each unseen by the others), explicit
+  chance (each shuffle is a chain of uniform picks, as
+  ``load(..., explicit_chance=True)`` exposes them), imperfect information
+  when some zone is not public or some choice is secret, terminal rewards;
+- **utilities**: by default the win share, 1/k to each of k winners and 0
+  to the others (a game with no winner gives 0 to all; general sum, 0..1);
+  ``utility="score"`` gives the scores (general sum, within the language's
+  bound on numbers);
+- **actions** as integers: each distinct action of the rules (an action and
+  its parameter values) is given the next free number the first time it is
+  seen, so numbers are stable within a process, not across processes (keep
+  games as action texts: ``action_to_string``).  ``num_distinct_actions``
+  is a ceiling (``max_distinct_actions``); going past it is an error that
+  says so;
+- **a game length** bound: after ``max_game_length`` player actions a game
+  is cut off as finished with no winner (the fuzzer finds rules that need
+  not end);
+- **observations** from what each seat may know (``State.observation``):
+  a string, and a tensor of card counts per place (each distinct card name,
+  and the cards that seat cannot see) with the seat, the seat to move and
+  the numeric variables; the **information state** string adds a
+  fingerprint of everything that seat observed after every step (perfect
+  recall);
+- ``resample_from_infostate`` from the engine's own ``resample``: the cards
+  a seat does not know dealt at random, never peeking.  Such a world may be
+  one the rules could not reach (the order of a hidden pile is not kept:
+  a card put at the bottom of the deck may be dealt anywhere); where a rule then
+  cannot be carried out, that sampled game ends with no result.
+
+Nothing here is specific to a game: every number comes from the rules file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as err:  # pragma: no cover - the extra is missing
+    raise ImportError("the OpenSpiel adapter needs open_spiel: pip install 'rulelang[openspiel]'") from err
+
+from ..game import load
+from ..runtime import CHANCE, MAX_VALUE, TERMINAL, RuleError
+
+DEFAULT_MAX_DISTINCT_ACTIONS = 1 << 16
+DEFAULT_MAX_GAME_LENGTH = 5000
+
+
+# ---------------------------------------------------------------- the game
+def register_openspiel(path, players: int | None = None, utility: str = "win",
+                       max_distinct_actions: int = DEFAULT_MAX_DISTINCT_ACTIONS,
+                       max_game_length: int = DEFAULT_MAX_GAME_LENGTH, **params) -> str:
+    """Register the rules file (with ``params``, for ``players`` seats: the
+    fewest the game allows by default) with pyspiel; returns the short name
+    to give ``pyspiel.load_game``."""
+    if utility not in ("win", "score"):
+        raise ValueError('utility is "win" (the win share) or "score"')
+    ours = load(path, explicit_chance=True, **params)
+    n = ours.min_players if players is None else players
+    if not ours.min_players <= n <= ours.max_players:
+        raise ValueError(f"{ours.title} is for {ours.min_players} to {ours.max_players} players, not {n}")
+    digest = hashlib.sha256(repr((str(path), n, utility, max_distinct_actions, max_game_length,
+                                  sorted(params.items()))).encode()).hexdigest()[:10]
+    stem = re.sub(r"\W+", "_", str(path).rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "game"
+    short = f"rulelang_{stem}_{n}p_{digest}"
+    if short in _REGISTERED:
+        return short
+    machine = ours.machine_for(n)
+    hidden = any(z["visibility"] != "public" for z in ours.new_state(0, n).zone_layout()) \
+        or bool(getattr(machine, "has_secret_choices", False))
+    game_type = pyspiel.GameType(
+        short_name=short,
+        long_name=f"{ours.title} ({n} players, rulelang)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden
+                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n,
+        min_num_players=n,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={})
+    cards = len(machine.card_names)
+    game_info = pyspiel.GameInfo(
+        num_distinct_actions=max_distinct_actions,
+        max_chance_outcomes=max(cards, n, 2),
+        num_players=n,
+        min_utility=0.0 if utility == "win" else float(-MAX_VALUE),
+        max_utility=1.0 if utility == "win" else float(MAX_VALUE),
+        utility_sum=None,
+        max_game_length=max_game_length)
+
+    # a class of its own per registration: pyspiel may make the game again from
+    # the class alone (cls(params)), so what it needs is on the class
+    cls = type(f"RulesGame_{digest}", (RulesGame,), {
+        "GAME_TYPE": game_type, "GAME_INFO": game_info, "OURS": ours, "PLAYERS": n, "UTILITY": utility,
+        "MAX_LENGTH": max_game_length, "LAYOUT": _TensorLayout(ours, n), "IDS": {}, "ACTIONS": []})
+    globals()[cls.__name__] = cls  # found by name when pickled (within this process)
+    pyspiel.register_game(game_type, cls)
+    _REGISTERED.add(short)
+    return short
+
+
+_REGISTERED = set()
+
+
+def load_openspiel(path, players: int | None = None, **kwargs):
+    """The rules file as a pyspiel game (see :func:`register_openspiel`)."""
+    return pyspiel.load_game(register_openspiel(path, players, **kwargs))
+
+
+class RulesGame(pyspiel.Game):
+    """The base of each registered game's class (see :func:`register_openspiel`).
+    The action numbers are shared by every instance of one registration."""
+
+    def __init__(self, params=None):
+        super().__init__(self.GAME_TYPE, self.GAME_INFO, params or {})
+
+    # Read from the class: pyspiel may hand a state a game object made
+    # without this __init__ (seen in random_sim_test), so nothing is kept on
+    # the instance.
+    ours = property(lambda self: type(self).OURS)
+    players = property(lambda self: type(self).PLAYERS)
+    utility = property(lambda self: type(self).UTILITY)
+    max_length = property(lambda self: type(self).MAX_LENGTH)
+    ids = property(lambda self: type(self).IDS)  # action tuple -> number
+    actions = property(lambda self: type(self).ACTIONS)  # number -> action tuple
+    limit = property(lambda self: type(self).GAME_INFO.num_distinct_actions)
+    layout = property(lambda self: type(self).LAYOUT)
+
+    def new_initial_state(self):
+        return RulesState(self, self.ours.new_state(0, self.players))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return _Observer(self, perfect_recall=recall)
+
+    def number(self, action) -> int:
+        n = self.ids.get(action)
+        if n is None:
+            n = len(self.actions)
+            if n >= self.limit:
+                raise RuntimeError(f"the game has more distinct actions than max_distinct_actions={self.limit}: "
+                                   "register it again with a larger one")
+            self.ids[action] = n
+            self.actions.append(action)
+        return n
+
+
+# ---------------------------------------------------------------- states
+class RulesState(pyspiel.State):
+    """A pyspiel state around an engine state.  The engine's own generator
+    never decides anything here: every chance event is a chance node."""
+
+    def __init__(self, game, ours, fingerprints=None, moves=0, sampled=False):
+        super().__init__(game)
+        self._game = game
+        self.engine = _Engine(type(game), ours)
+        # A state drawn by resample_from_infostate may be a world the rules could not
+        # have reached (the order of a hidden pile is not remembered): a rule that
+        # cannot be carried out there ends it with no result, where in a real
+        # game it is an error.
+        self.sampled = sampled
+        self.broken = None
+        self.moves = moves  # player actions so far (the length bound)
+        # per seat: a fingerprint of every observation so far (the information state's memory)
+        self.prints = list(fingerprints) if fingerprints is not None else [self._seen(p, "") for p in range(game.players)]
+
+    @property
+    def s(self):
+        """The engine's state."""
+        return self.engine.st
+
+    def _seen(self, p, before: str) -> str:
+        text = self.s.observation_text(p)
+        return hashlib.blake2b((before + "\0" + text).encode(), digest_size=12).hexdigest()
+
+    def current_player(self):
+        if self._cut_off():
+            return pyspiel.PlayerId.TERMINAL
+        p = self.s.current_player
+        if p == TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        if p == CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        return p
+
+    def _cut_off(self) -> bool:
+        return self.broken is not None or (self.moves >= self._game.max_length and not self.s.is_terminal)
+
+    def _legal_actions(self, player):
+        number = self._game.number
+        return sorted(number(a) for a in self.s.legal_actions())
+
+    def chance_outcomes(self):
+        return self.s.chance_outcomes()
+
+    def _apply_action(self, action):
+        try:
+            if self.s.is_chance_node:
+                self.s.apply(action)
+            else:
+                self.s.apply(self._game.actions[action])
+                self.moves += 1
+        except RuleError as err:
+            if not self.sampled:
+                raise
+            self.broken = err.message
+            return
+        self.prints = [self._seen(p, self.prints[p]) for p in range(self._game.players)]
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
+        return self.s.action_text(self._game.actions[action])
+
+    def is_terminal(self):
+        return self.s.is_terminal or self._cut_off()
+
+    def returns(self):
+        n = self._game.players
+        if not self.is_terminal():
+            return [0.0] * n
+        if self._cut_off():
+            return [0.0] * n
+        if self._game.utility == "score":
+            return [float(x) for x in self.s.scores()]
+        winners = self.s.winners()
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one: the cards it does
+        not know dealt at random (the engine's resample)."""
+        seed = int(probability_sampler() * (1 << 31))
+        return RulesState(self._game, self.s.resample(player_id, random.Random(seed)), self.prints, self.moves,
+                          sampled=True)
+
+    def __deepcopy__(self, memo):
+        copy = RulesState(self._game, self.s.clone(), self.prints, self.moves, self.sampled)
+        copy.broken = self.broken
+        return copy
+
+    def __str__(self):
+        return self.s.debug_text()
+
+
+class _Engine:
+    """The engine's state inside a pyspiel state.  pyspiel serialises a
+    Python state as its history and its ``__dict__``, pickled: this is
+    pickled as the engine's own history, played again on a new state (its
+    compiled code is not something to pickle)."""
+
+    __slots__ = ("game_class", "st")
+
+    def __init__(self, game_class, st):
+        self.game_class = game_class
+        self.st = st
+
+    def __reduce__(self):
+        return _engine_again, (self.game_class, list(self.st.history))
+
+    def __deepcopy__(self, memo):  # a copy (pyspiel's clone): the engine's own, cheap
+        return _Engine(self.game_class, self.st.clone())
+
+    def __copy__(self):
+        return _Engine(self.game_class, self.st.clone())
+
+
+def _engine_again(game_class, history):
+    st = game_class.OURS.new_state(0, game_class.PLAYERS)
+    for a in history:
+        st.apply(a)
+    return _Engine(game_class, st)
+
+
+# ---------------------------------------------------------------- observations
+class _TensorLayout:
+    """Where each piece of the observation tensor lies: for each place (a
+    zone, per seat for a zone of each player) the count of each distinct
+    card name there and of the cards the observer cannot see; the observer;
+    the seat to move; the variables that are numbers."""
+
+    def __init__(self, ours, n):
+        state = ours.new_state(0, n)
+        self.names = sorted(set(state.m.card_names))
+        self.column = {name: i for i, name in enumerate(self.names)}
+        self.places = []  # (zone name, seat or None)
+        for z in state.zone_layout():
+            for p in (range(n) if z["per_player"] else (None,)):
+                self.places.append((z["name"], p))
+        types = state.var_types()
+        obs = state.observation(0)
+        self.scalars = [(k, None) for k in obs["vars"] if types.get(k) in ("int", "bool", "player")]
+        self.scalars += [(k, p) for k in obs["player_vars"] if types.get(k) in ("int", "bool", "player")
+                         for p in range(n)]
+        self.n = n
+        self.pieces = [("player", (n,)), ("to_move", (n,)),
+                       ("cards", (len(self.places), len(self.names) + 1)), ("vars", (len(self.scalars),))]
+
+
+class _Observer:
+    def __init__(self, game, perfect_recall: bool):
+        self.game = game
+        self.recall = perfect_recall
+        layout = game.layout
+        size = sum(int(np.prod(shape)) for _, shape in layout.pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {}
+        i = 0
+        for name, shape in layout.pieces:
+            k = int(np.prod(shape))
+            self.dict[name] = self.tensor[i:i + k].reshape(shape)
+            i += k
+
+    def set_from(self, state, player):
+        layout = self.game.layout
+        self.tensor.fill(0)
+        obs = state.s.observation(player)
+        self.dict["player"][player] = 1
+        mover = obs.get("to_move")
+        if isinstance(mover, int) and 0 <= mover < layout.n:
+            self.dict["to_move"][mover] = 1
+        cards = self.dict["cards"]
+        unknown = len(layout.names)
+        for row, (zone, seat) in enumerate(layout.places):
+            content = obs["zones"][zone]
+            if seat is not None:
+                content = content[seat]
+            for name in _card_names(content):
+                cards[row, unknown if name is None else layout.column[name]] += 1
+        values = self.dict["vars"]
+        for i, (name, seat) in enumerate(layout.scalars):
+            v = obs["vars"][name] if seat is None else obs["player_vars"][name][seat]
+            values[i] = float(v) if isinstance(v, (int, float)) else 0.0
+
+    def string_from(self, state, player):
+        s = state.s
+        mover = s.current_player
+        head = f"P{player + 1}; " + ("game over" if state.is_terminal() else
+                                     "chance" if mover == CHANCE else f"P{mover + 1} to move")
+        text = head + "\n" + s.observation_text(player)
+        if self.recall:
+            text += f"\nmemory {state.prints[player]}"
+        return text
+
+
+def _card_names(content):
+    """The card names in an observed place (None for each card not seen), however nested."""
+    if content is None:
+        yield None
+    elif isinstance(content, str):
+        yield content
+    elif isinstance(content, dict):  # a card with its variables, or a grid's cell
+        card = content.get("card")
+        if isinstance(card, dict):
+            yield from _card_names(card)
+        else:
+            yield card
+    elif isinstance(content, (list, tuple)):
+        for x in content:
+            yield from _card_names(x)
+
+
+__all__ = ["register_openspiel", "load_openspiel", "RulesGame", "RulesState"]
