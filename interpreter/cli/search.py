@@ -127,7 +127,10 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
 @click.option("--rules", type=RULES_FILE, default=None,
               help="The rules file (default: the one the replay names).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print each action.")
-def replay_cmd(replay_file, rules, quiet):
+@click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
+              help="Replay with this setting changed from the recorded one (repeatable): does the "
+                   "finding still happen, does the game still fit?")
+def replay_cmd(replay_file, rules, quiet, params):
     """Re-run a finding saved by 'rulerun fuzz --out' and show the state at it,
     or play again a game log written by 'rulerun FILE --log'.
 
@@ -148,7 +151,7 @@ def replay_cmd(replay_file, rules, quiet):
     from ..gamelog import is_log
 
     if is_log(replay_file):
-        return _replay_log(replay_file, rules, quiet)
+        return _replay_log(replay_file, rules, quiet, params)
 
     try:
         rules_file, f = load_replay(replay_file)
@@ -160,7 +163,7 @@ def replay_cmd(replay_file, rules, quiet):
         if found is None:
             raise _usage_error(f"cannot find the rules file {rules_file!r}; give it with --rules FILE")
         rules = str(found)
-    game = _load_game(rules, {k: str(v) for k, v in f.params.items()})
+    game = _load_game(rules, {**{k: str(v) for k, v in f.params.items()}, **params})
     state = _new_state(game, f.seed, _num_players(game, f.players), rules)
     click.echo(f"{game.title} ({rules}): replaying {f.kind}, players {f.players}, seed {f.seed}")
     seen = {state.key(): 0}
@@ -206,7 +209,7 @@ def replay_cmd(replay_file, rules, quiet):
     raise _Failure("the finding happens again", 1, quiet=True)
 
 
-def _replay_log(log_file, rules, quiet):
+def _replay_log(log_file, rules, quiet, params=None):
     from pathlib import Path
 
     from ..gamelog import LogError, read_log, rules_hash
@@ -220,7 +223,7 @@ def _replay_log(log_file, rules, quiet):
         if found is None:
             raise _usage_error(f"cannot find the rules file {header['rules']!r}; give it with --rules FILE")
         rules = str(found)
-    game = _load_game(rules, {k: str(v) for k, v in header["params"].items()})
+    game = _load_game(rules, {**{k: str(v) for k, v in header["params"].items()}, **(params or {})})
     changed = rules_hash(game.checked.source or Path(rules).read_text(encoding="utf-8")) != header.get("sha256")
     n = _num_players(game, header["players"])
     state = _new_state(game, header["seed"], n, rules)

@@ -49,6 +49,10 @@ def test_parameters_are_logged_and_used(tmp_path):
     header, actions, _ = read_log(log)
     assert header["params"] == {"rounds": "2"} and len(actions) <= 2 * 2
     assert run("replay", str(log)).exit_code == 0
+    # replayed with a setting changed: a third round means the game does not end where the log does
+    changed = run("replay", str(log), "--set", "rounds=3")
+    assert changed.exit_code == 1 and "the log says it ended" in changed.output, changed.output
+    assert run("replay", str(log), "--set", "nope=1").exit_code == 2
 
 
 def test_changed_rules_are_reported_at_the_first_step_that_no_longer_fits(tmp_path):
