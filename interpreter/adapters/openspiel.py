@@ -55,6 +55,7 @@ except ImportError as err:  # pragma: no cover - the extra is missing
     raise ImportError("the OpenSpiel adapter needs open_spiel: pip install 'rulelang[openspiel]'") from err
 
 from ..game import load
+from .encoding import ActionNumbers, TensorLayout
 from ..runtime import CHANCE, MAX_VALUE, TERMINAL, RuleError
 
 DEFAULT_MAX_DISTINCT_ACTIONS = 1 << 16
@@ -113,7 +114,8 @@ def register_openspiel(path, players: int | None = None, utility: str = "win",
     # the class alone (cls(params)), so what it needs is on the class
     cls = type(f"RulesGame_{digest}", (RulesGame,), {
         "GAME_TYPE": game_type, "GAME_INFO": game_info, "OURS": ours, "PLAYERS": n, "UTILITY": utility,
-        "MAX_LENGTH": max_game_length, "LAYOUT": _TensorLayout(ours, n), "IDS": {}, "ACTIONS": []})
+        "MAX_LENGTH": max_game_length, "LAYOUT": TensorLayout(ours, n),
+        "NUMBERS": ActionNumbers(max_distinct_actions)})
     globals()[cls.__name__] = cls  # found by name when pickled (within this process)
     pyspiel.register_game(game_type, cls)
     _REGISTERED.add(short)
@@ -142,9 +144,7 @@ class RulesGame(pyspiel.Game):
     players = property(lambda self: type(self).PLAYERS)
     utility = property(lambda self: type(self).UTILITY)
     max_length = property(lambda self: type(self).MAX_LENGTH)
-    ids = property(lambda self: type(self).IDS)  # action tuple -> number
-    actions = property(lambda self: type(self).ACTIONS)  # number -> action tuple
-    limit = property(lambda self: type(self).GAME_INFO.num_distinct_actions)
+    actions = property(lambda self: type(self).NUMBERS.actions)  # number -> action tuple
     layout = property(lambda self: type(self).LAYOUT)
 
     def new_initial_state(self):
@@ -157,15 +157,7 @@ class RulesGame(pyspiel.Game):
         return _Observer(self, perfect_recall=recall)
 
     def number(self, action) -> int:
-        n = self.ids.get(action)
-        if n is None:
-            n = len(self.actions)
-            if n >= self.limit:
-                raise RuntimeError(f"the game has more distinct actions than max_distinct_actions={self.limit}: "
-                                   "register it again with a larger one")
-            self.ids[action] = n
-            self.actions.append(action)
-        return n
+        return type(self).NUMBERS.number(action)
 
 
 # ---------------------------------------------------------------- states
@@ -295,64 +287,15 @@ def _engine_again(game_class, history):
 
 
 # ---------------------------------------------------------------- observations
-class _TensorLayout:
-    """Where each piece of the observation tensor lies: for each place (a
-    zone, per seat for a zone of each player) the count of each distinct
-    card name there and of the cards the observer cannot see; the observer;
-    the seat to move; the variables that are numbers."""
-
-    def __init__(self, ours, n):
-        state = ours.new_state(0, n)
-        self.names = sorted(set(state.m.card_names))
-        self.column = {name: i for i, name in enumerate(self.names)}
-        self.places = []  # (zone name, seat or None)
-        for z in state.zone_layout():
-            for p in (range(n) if z["per_player"] else (None,)):
-                self.places.append((z["name"], p))
-        types = state.var_types()
-        obs = state.observation(0)
-        self.scalars = [(k, None) for k in obs["vars"] if types.get(k) in ("int", "bool", "player")]
-        self.scalars += [(k, p) for k in obs["player_vars"] if types.get(k) in ("int", "bool", "player")
-                         for p in range(n)]
-        self.n = n
-        self.pieces = [("player", (n,)), ("to_move", (n,)),
-                       ("cards", (len(self.places), len(self.names) + 1)), ("vars", (len(self.scalars),))]
-
-
 class _Observer:
     def __init__(self, game, perfect_recall: bool):
         self.game = game
         self.recall = perfect_recall
-        layout = game.layout
-        size = sum(int(np.prod(shape)) for _, shape in layout.pieces)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {}
-        i = 0
-        for name, shape in layout.pieces:
-            k = int(np.prod(shape))
-            self.dict[name] = self.tensor[i:i + k].reshape(shape)
-            i += k
+        self.tensor = np.zeros(game.layout.size, np.float32)
+        self.dict = game.layout.views(self.tensor)
 
     def set_from(self, state, player):
-        layout = self.game.layout
-        self.tensor.fill(0)
-        obs = state.s.observation(player)
-        self.dict["player"][player] = 1
-        mover = obs.get("to_move")
-        if isinstance(mover, int) and 0 <= mover < layout.n:
-            self.dict["to_move"][mover] = 1
-        cards = self.dict["cards"]
-        unknown = len(layout.names)
-        for row, (zone, seat) in enumerate(layout.places):
-            content = obs["zones"][zone]
-            if seat is not None:
-                content = content[seat]
-            for name in _card_names(content):
-                cards[row, unknown if name is None else layout.column[name]] += 1
-        values = self.dict["vars"]
-        for i, (name, seat) in enumerate(layout.scalars):
-            v = obs["vars"][name] if seat is None else obs["player_vars"][name][seat]
-            values[i] = float(v) if isinstance(v, (int, float)) else 0.0
+        self.game.layout.fill(self.dict, state.s.observation(player), player)
 
     def string_from(self, state, player):
         s = state.s
@@ -363,23 +306,6 @@ class _Observer:
         if self.recall:
             text += f"\nmemory {state.prints[player]}"
         return text
-
-
-def _card_names(content):
-    """The card names in an observed place (None for each card not seen), however nested."""
-    if content is None:
-        yield None
-    elif isinstance(content, str):
-        yield content
-    elif isinstance(content, dict):  # a card with its variables, or a grid's cell
-        card = content.get("card")
-        if isinstance(card, dict):
-            yield from _card_names(card)
-        else:
-            yield card
-    elif isinstance(content, (list, tuple)):
-        for x in content:
-            yield from _card_names(x)
 
 
 __all__ = ["register_openspiel", "load_openspiel", "RulesGame", "RulesState"]

@@ -1,0 +1,115 @@
+"""What the adapters share: numbers for the actions of a rules file, and
+an observation as numbers.
+
+- :class:`ActionNumbers`: each distinct action (an action of the rules and
+  its parameter values) gets the next free number the first time it is
+  seen: stable within a process, not across processes (a game is kept as
+  action texts).  A ceiling says how many there may be.
+- :class:`TensorLayout`: an observation as a flat array of numbers: the
+  observer, the seat to move, for each place (a zone, per seat for a zone
+  of each player) the count of each distinct card name there and of the
+  cards the observer cannot see, and the variables that are numbers.  Built
+  from ``State.observation(player)`` alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class ActionNumbers:
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.ids = {}  # action tuple -> number
+        self.actions = []  # number -> action tuple
+
+    def number(self, action) -> int:
+        n = self.ids.get(action)
+        if n is None:
+            n = len(self.actions)
+            if n >= self.limit:
+                raise RuntimeError(f"the game has more distinct actions than the ceiling of {self.limit}: "
+                                   "make it again with a larger one")
+            self.ids[action] = n
+            self.actions.append(action)
+        return n
+
+
+class TensorLayout:
+    """Where each piece of the observation tensor lies: for each place (a
+    zone, per seat for a zone of each player) the count of each distinct
+    card name there and of the cards the observer cannot see; the observer;
+    the seat to move; the variables that are numbers."""
+
+    def __init__(self, ours, n):
+        state = ours.new_state(0, n)
+        self.names = sorted(set(state.m.card_names))
+        self.column = {name: i for i, name in enumerate(self.names)}
+        self.places = []  # (zone name, seat or None)
+        for z in state.zone_layout():
+            for p in (range(n) if z["per_player"] else (None,)):
+                self.places.append((z["name"], p))
+        types = state.var_types()
+        obs = state.observation(0)
+        self.scalars = [(k, None) for k in obs["vars"] if types.get(k) in ("int", "bool", "player")]
+        self.scalars += [(k, p) for k in obs["player_vars"] if types.get(k) in ("int", "bool", "player")
+                         for p in range(n)]
+        self.n = n
+        self.pieces = [("player", (n,)), ("to_move", (n,)),
+                       ("cards", (len(self.places), len(self.names) + 1)), ("vars", (len(self.scalars),))]
+
+
+    @property
+    def size(self) -> int:
+        return sum(int(np.prod(shape)) for _, shape in self.pieces)
+
+    def views(self, tensor) -> dict:
+        """The named pieces of a flat ``tensor``, reshaped (views, not copies)."""
+        out = {}
+        i = 0
+        for name, shape in self.pieces:
+            k = int(np.prod(shape))
+            out[name] = tensor[i:i + k].reshape(shape)
+            i += k
+        return out
+
+    def fill(self, views: dict, obs: dict, player: int) -> None:
+        """Write ``obs`` (``State.observation(player)``) into the pieces ``views``."""
+        for v in views.values():
+            v.fill(0)
+        views["player"][player] = 1
+        mover = obs.get("to_move")
+        if isinstance(mover, int) and 0 <= mover < self.n:
+            views["to_move"][mover] = 1
+        cards = views["cards"]
+        unknown = len(self.names)
+        for row, (zone, seat) in enumerate(self.places):
+            content = obs["zones"][zone]
+            if seat is not None:
+                content = content[seat]
+            for name in card_names(content):
+                cards[row, unknown if name is None else self.column[name]] += 1
+        values = views["vars"]
+        for i, (name, seat) in enumerate(self.scalars):
+            v = obs["vars"][name] if seat is None else obs["player_vars"][name][seat]
+            values[i] = float(v) if isinstance(v, (int, float)) else 0.0
+
+
+def card_names(content):
+    """The card names in an observed place (None for each card not seen), however nested."""
+    if content is None:
+        yield None
+    elif isinstance(content, str):
+        yield content
+    elif isinstance(content, dict):  # a card with its variables, or a grid's cell
+        card = content.get("card")
+        if isinstance(card, dict):
+            yield from card_names(card)
+        else:
+            yield card
+    elif isinstance(content, (list, tuple)):
+        for x in content:
+            yield from card_names(x)
+
+
+__all__ = ["ActionNumbers", "TensorLayout", "card_names"]
