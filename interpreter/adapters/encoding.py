@@ -1,10 +1,10 @@
-"""What the adapters share: numbers for the actions of a rules file, and
-an observation as numbers.
+"""What the adapters share: numbers for the legal actions, and an
+observation as numbers.
 
-- :class:`ActionNumbers`: each distinct action (an action of the rules and
-  its parameter values) gets the next free number the first time it is
-  seen: stable within a process, not across processes (a game is kept as
-  action texts).  A ceiling says how many there may be.
+- :func:`legal_actions`: action number i is the i-th legal action, in the
+  engine's stable order (the same in every state a player cannot tell
+  apart, and in every process); the action space has as many numbers as a
+  decision may offer actions (a ceiling, ``max_legal_actions``).
 - :class:`TensorLayout`: an observation as a flat array of numbers: the
   observer, the seat to move, for each place (a zone, per seat for a zone
   of each player) the count of each distinct card name there and of the
@@ -17,22 +17,19 @@ from __future__ import annotations
 import numpy as np
 
 
-class ActionNumbers:
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.ids = {}  # action tuple -> number
-        self.actions = []  # number -> action tuple
+# The most legal actions a decision may offer: the size of the action space.
+# The four games offer at most about 150 (Hens: a hand times the open cells).
+DEFAULT_MAX_LEGAL = 1024
 
-    def number(self, action) -> int:
-        n = self.ids.get(action)
-        if n is None:
-            n = len(self.actions)
-            if n >= self.limit:
-                raise RuntimeError(f"the game has more distinct actions than the ceiling of {self.limit}: "
-                                   "make it again with a larger one")
-            self.ids[action] = n
-            self.actions.append(action)
-        return n
+
+def legal_actions(state, limit: int) -> list:
+    """The engine's legal actions in their stable order: action number i is
+    the i-th of them.  An error that says so if there are more than ``limit``."""
+    legal = state.legal_actions()
+    if len(legal) > limit:
+        raise RuntimeError(f"{len(legal)} legal actions here, over the action space's {limit}: "
+                           "make the game again with a larger max_legal_actions")
+    return legal
 
 
 class TensorLayout:
@@ -112,4 +109,4 @@ def card_names(content):
             yield from card_names(x)
 
 
-__all__ = ["ActionNumbers", "TensorLayout", "card_names"]
+__all__ = ["legal_actions", "DEFAULT_MAX_LEGAL", "TensorLayout", "card_names"]

@@ -18,12 +18,11 @@ returns it.  What OpenSpiel gets:
   to the others (a game with no winner gives 0 to all; general sum, 0..1);
   ``utility="score"`` gives the scores (general sum, within the language's
   bound on numbers);
-- **actions** as integers: each distinct action of the rules (an action and
-  its parameter values) is given the next free number the first time it is
-  seen, so numbers are stable within a process, not across processes (keep
-  games as action texts: ``action_to_string``).  ``num_distinct_actions``
-  is a ceiling (``max_distinct_actions``); going past it is an error that
-  says so;
+- **actions** as integers: action i is the i-th legal action in the
+  engine's stable order, the same in every state a player cannot tell apart
+  and in every process (``action_to_string`` gives its text);
+  ``num_distinct_actions`` is the most a decision may offer
+  (``max_legal_actions``; going past it is an error that says so);
 - **a game length** bound: after ``max_game_length`` player actions a game
   is cut off as finished with no winner (the fuzzer finds rules that need
   not end);
@@ -55,16 +54,15 @@ except ImportError as err:  # pragma: no cover - the extra is missing
     raise ImportError("the OpenSpiel adapter needs open_spiel: pip install 'rulelang[openspiel]'") from err
 
 from ..game import load
-from .encoding import ActionNumbers, TensorLayout
+from .encoding import DEFAULT_MAX_LEGAL, TensorLayout, legal_actions
 from ..runtime import CHANCE, MAX_VALUE, TERMINAL, RuleError
 
-DEFAULT_MAX_DISTINCT_ACTIONS = 1 << 16
 DEFAULT_MAX_GAME_LENGTH = 5000
 
 
 # ---------------------------------------------------------------- the game
 def register_openspiel(path, players: int | None = None, utility: str = "win",
-                       max_distinct_actions: int = DEFAULT_MAX_DISTINCT_ACTIONS,
+                       max_legal_actions: int = DEFAULT_MAX_LEGAL,
                        max_game_length: int = DEFAULT_MAX_GAME_LENGTH, **params) -> str:
     """Register the rules file (with ``params``, for ``players`` seats: the
     fewest the game allows by default) with pyspiel; returns the short name
@@ -75,7 +73,7 @@ def register_openspiel(path, players: int | None = None, utility: str = "win",
     n = ours.min_players if players is None else players
     if not ours.min_players <= n <= ours.max_players:
         raise ValueError(f"{ours.title} is for {ours.min_players} to {ours.max_players} players, not {n}")
-    digest = hashlib.sha256(repr((str(path), n, utility, max_distinct_actions, max_game_length,
+    digest = hashlib.sha256(repr((str(path), n, utility, max_legal_actions, max_game_length,
                                   sorted(params.items()))).encode()).hexdigest()[:10]
     stem = re.sub(r"\W+", "_", str(path).rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("_") or "game"
     short = f"rulelang_{stem}_{n}p_{digest}"
@@ -102,7 +100,7 @@ def register_openspiel(path, players: int | None = None, utility: str = "win",
         parameter_specification={})
     cards = len(machine.card_names)
     game_info = pyspiel.GameInfo(
-        num_distinct_actions=max_distinct_actions,
+        num_distinct_actions=max_legal_actions,
         max_chance_outcomes=max(cards, n, 2),
         num_players=n,
         min_utility=0.0 if utility == "win" else float(-MAX_VALUE),
@@ -114,8 +112,7 @@ def register_openspiel(path, players: int | None = None, utility: str = "win",
     # the class alone (cls(params)), so what it needs is on the class
     cls = type(f"RulesGame_{digest}", (RulesGame,), {
         "GAME_TYPE": game_type, "GAME_INFO": game_info, "OURS": ours, "PLAYERS": n, "UTILITY": utility,
-        "MAX_LENGTH": max_game_length, "LAYOUT": TensorLayout(ours, n),
-        "NUMBERS": ActionNumbers(max_distinct_actions)})
+        "MAX_LENGTH": max_game_length, "LAYOUT": TensorLayout(ours, n)})
     globals()[cls.__name__] = cls  # found by name when pickled (within this process)
     pyspiel.register_game(game_type, cls)
     _REGISTERED.add(short)
@@ -132,7 +129,7 @@ def load_openspiel(path, players: int | None = None, **kwargs):
 
 class RulesGame(pyspiel.Game):
     """The base of each registered game's class (see :func:`register_openspiel`).
-    The action numbers are shared by every instance of one registration."""
+    """
 
     def __init__(self, params=None):
         super().__init__(self.GAME_TYPE, self.GAME_INFO, params or {})
@@ -144,7 +141,6 @@ class RulesGame(pyspiel.Game):
     players = property(lambda self: type(self).PLAYERS)
     utility = property(lambda self: type(self).UTILITY)
     max_length = property(lambda self: type(self).MAX_LENGTH)
-    actions = property(lambda self: type(self).NUMBERS.actions)  # number -> action tuple
     layout = property(lambda self: type(self).LAYOUT)
 
     def new_initial_state(self):
@@ -155,9 +151,6 @@ class RulesGame(pyspiel.Game):
             raise ValueError(f"observation parameters are not supported; passed {params}")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return _Observer(self, perfect_recall=recall)
-
-    def number(self, action) -> int:
-        return type(self).NUMBERS.number(action)
 
 
 # ---------------------------------------------------------------- states
@@ -202,8 +195,7 @@ class RulesState(pyspiel.State):
         return self.broken is not None or (self.moves >= self._game.max_length and not self.s.is_terminal)
 
     def _legal_actions(self, player):
-        number = self._game.number
-        return sorted(number(a) for a in self.s.legal_actions())
+        return list(range(len(legal_actions(self.s, self._game.num_distinct_actions()))))
 
     def chance_outcomes(self):
         return self.s.chance_outcomes()
@@ -213,7 +205,7 @@ class RulesState(pyspiel.State):
             if self.s.is_chance_node:
                 self.s.apply(action)
             else:
-                self.s.apply(self._game.actions[action])
+                self.s.apply(self.s.legal_actions()[action])
                 self.moves += 1
         except RuleError as err:
             if not self.sampled:
@@ -225,7 +217,7 @@ class RulesState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {action}"
-        return self.s.action_text(self._game.actions[action])
+        return self.s.action_text(self.s.legal_actions()[action])
 
     def is_terminal(self):
         return self.s.is_terminal or self._cut_off()
