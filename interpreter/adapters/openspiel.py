@@ -128,8 +128,7 @@ def load_openspiel(path, players: int | None = None, **kwargs):
 
 
 class RulesGame(pyspiel.Game):
-    """The base of each registered game's class (see :func:`register_openspiel`).
-    """
+    """The base of each registered game's class (see :func:`register_openspiel`)."""
 
     def __init__(self, params=None):
         super().__init__(self.GAME_TYPE, self.GAME_INFO, params or {})
