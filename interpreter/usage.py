@@ -29,15 +29,6 @@ def coverage_counts(game) -> dict:
     return out
 
 
-def counts_since(after: dict, before: dict) -> dict:
-    return {k: c - before.get(k, 0) for k, c in after.items()}
-
-
-def add_counts(into: dict, more: dict) -> None:
-    for k, c in more.items():
-        into[k] = into.get(k, 0) + c
-
-
 def where(span) -> str | None:
     return str(span) if span is not None and getattr(span, "line", 0) else None
 
@@ -140,5 +131,5 @@ def usage_lines(summary: dict, ended: int) -> list:
     return lines
 
 
-__all__ = ["coverage_counts", "turn_count", "counts_since", "add_counts", "Records", "usage_summary", "usage_lines",
+__all__ = ["coverage_counts", "turn_count", "Records", "usage_summary", "usage_lines",
            "trigger_text", "GUARD"]

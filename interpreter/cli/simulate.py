@@ -28,9 +28,12 @@ from .group import RULES_FILE, _Failure, _TooLong, _usage_error, bot_option, cli
                    "lengths, actions (needs matplotlib: pip install 'rulelang[plot]').")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Play in this many processes; the results for a seed are the same whatever the number.")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="Play on a Dask cluster (its scheduler's address, or local:N for N local worker "
+                   "processes); needs dask.distributed: pip install 'rulelang[dask]'.")
 @bot_option
 @max_actions_option
-def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers, bots, max_actions):
+def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers, cluster, bots, max_actions):
     """Play many games with random bots and report statistics.
 
     Game i (from 0) uses game seed SEED+i, and its bots are seeded from that
@@ -51,11 +54,12 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
       rulerun simulate games/emu_ranchers.rules -n 500 --seed 1
       rulerun simulate games/emu_ranchers.rules -n 100 --set years=1 --json
       rulerun simulate games/emu_ranchers.rules -n 1000 --workers 2
+      rulerun simulate games/emu_ranchers.rules -n 1000 --cluster local:2
       rulerun simulate games/emu_ranchers.rules -n 50 --bot 1=greedy
       rulerun simulate games/hens.rules -n 300 --players 3 --plot hens.png
     """
     from ..stats import Tally
-    from ..usage import Records, add_counts, coverage_counts, usage_lines, usage_summary
+    from ..usage import Records, coverage_counts, usage_lines, usage_summary
 
     if plot_file is not None:
         from ..plot import PlotUnavailable, _pyplot
@@ -67,11 +71,12 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
     n = _num_players(game, players)
     if any(seat >= n for seat in bots):
         raise _usage_error(f"--bot: this game has {n} seats")
+    if cluster is not None and workers > 1:
+        raise _usage_error("--workers and --cluster: choose one (a cluster has workers of its own)")
     seed = _seed(seed)
     tally = Tally(n)
     reached = {}  # achievement -> (games in which someone reached it, [the same for each seat])
     records = Records()
-    counts = {}  # the rules' passes (coverage), from the workers
     samples = ([], []) if plot_file is not None else None  # each game's scores and length, to draw
     total_actions = 0
     interrupted = False
@@ -100,14 +105,17 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
             reached[text] = (anyone + bool(seats), counts)
 
     try:
-        if workers <= 1:
+        if workers <= 1 and cluster is None:
             for i in range(games):
                 merge(_play_one(game, seed + i, n, file, max_actions, bots))
                 if update is not None and i % 20 == 19:
                     update(i + 1, total_actions)
         else:
-            for outcomes, passes in _in_workers(file, params, n, seed, games, max_actions, workers, update, bots):
-                add_counts(counts, passes)
+            for outcomes, passes in _batches(file, params, n, seed, games, max_actions, workers, cluster, update,
+                                             bots):
+                probes = game.machine_for(n).coverage_counts  # the workers' passes, added to this game's
+                for i, c in enumerate(passes):
+                    probes[i] += c
                 for outcome in outcomes:
                     merge(outcome)
     except KeyboardInterrupt:  # the games finished so far are reported, then exit 130
@@ -126,7 +134,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
                        "see --max-actions", 1)
     summary = tally.summary()
     seats = summary["seats"]
-    usage = usage_summary(game, coverage_counts(game) if workers <= 1 else counts, summary["actions_used"],
+    usage = usage_summary(game, coverage_counts(game), summary["actions_used"],
                           records, ended)
 
     if as_json:
@@ -200,48 +208,43 @@ _WORKER_GAMES = {}  # in a worker process: (file, params) -> the game, loaded on
 
 def _batch(job) -> tuple:
     """A worker's share: the outcomes of games first_seed .. first_seed + count - 1, and the
-    rules' passes in them (their coverage counts)."""
-    from ..usage import counts_since, coverage_counts
-
-    file, params, n, first_seed, count, max_actions, bots = job
-    key = (file, tuple(sorted(params.items())))
+    rules' passes in them (their coverage counts).  ``where``: the rules file's
+    absolute path; ``file``: as the user named it, for messages."""
+    where, file, params, n, first_seed, count, max_actions, bots = job
+    key = (where, tuple(sorted(params.items())))
     game = _WORKER_GAMES.get(key)
     if game is None:
-        game = _WORKER_GAMES[key] = _load_game(file, params, coverage=True)
-    before = coverage_counts(game)
+        game = _WORKER_GAMES[key] = _load_game(where, params, coverage=True)
+    counts = game.machine_for(n).coverage_counts
+    before = list(counts)
     outcomes = [_play_one(game, first_seed + i, n, file, max_actions, bots) for i in range(count)]
-    return outcomes, counts_since(coverage_counts(game), before)
+    # by position: the same rules compile to the same probes in every process (a span's
+    # file name is the worker's: an absolute path)
+    return outcomes, [c - b for c, b in zip(counts, before)]
 
 
-def _in_workers(file, params, n, seed, games, max_actions, workers, update, bots=None):
-    """The games in batches over ``workers`` processes, each batch's outcomes
-    (and coverage counts) yielded in seed order (so the figures are the same
-    whatever the count)."""
-    import signal
-    from concurrent.futures import ProcessPoolExecutor
+def _batches(file, params, n, seed, games, max_actions, workers, cluster, update, bots=None):
+    """The games in batches on the back end the options name (see
+    :mod:`interpreter.batches`), each batch's outcomes (and coverage counts)
+    yielded in seed order: the figures are the same wherever they ran."""
+    import os
 
-    size = max(5, min(200, games // (workers * 8) or 1))
-    jobs = [(file, params, n, seed + k, min(size, games - k), max_actions, bots) for k in range(0, games, size)]
-    pool = ProcessPoolExecutor(max_workers=workers,
-                               initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    from ..batches import backend
+
+    size = max(5, min(200, games // (max(workers, 2) * 8) or 1))
+    where = os.path.abspath(file)  # a worker may not share this folder as its own
+    jobs = [(where, file, params, n, seed + k, min(size, games - k), max_actions, bots)
+            for k in range(0, games, size)]
     done = 0
-    finished = False
     try:
-        futures = [pool.submit(_batch, job) for job in jobs]
-        for future in futures:
-            outcomes, passes = future.result()
-            done += len(outcomes)
-            if update is not None:
-                update(done, 0)
-            yield outcomes, passes
-        finished = True
-    finally:
-        if not finished:  # interrupted, or a failure reported: stop the batches still running
-            for f in futures if "futures" in locals() else ():
-                f.cancel()
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        with backend(workers, cluster) as run:
+            for outcomes, passes in run.map(_batch, jobs):
+                done += len(outcomes)
+                if update is not None:
+                    update(done, 0)
+                yield outcomes, passes
+    except ValueError as e:  # a cluster that cannot be used
+        raise _usage_error(str(e)) from None
 
 
 def _ci(lo, hi, fmt="{:.1f}") -> str:
