@@ -387,18 +387,26 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
             fz.max_actions = min(fz.max_actions, max(ENDLESS_CAP_FLOOR, 4 * fz.longest_finished))
         if skip >= set(KINDS):
             break
-    if "seat" not in skip:  # judged on every game of the run, not one trace: no actions to replay
-        findings += [Finding("seat", message, n, {}, 0, [], where) for n, message, where in fz.seats.findings()]
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)
     report.seats = fz.seats.report()
+    report.seat_log = fz.seats.portable()
     coverage_report(fz, report)
-    if "unused" not in skip:
-        # a rule that never ran in the whole run: dead, or waiting for a setting the run did not draw
-        report.findings += [Finding("unused", f"{what} in {fz.played_games} games (a dead rule, or one that "
-                                    "needs other parameters: --vary them)", fz.counts[0], {}, 0, [], where)
-                            for what, where in report.never]
+    report.findings += run_findings(fz.seats, report.never, fz.played_games, fz.counts[0], skip)
     return report
+
+
+def run_findings(seats: SeatLog, never: list, games: int, players: int, skip) -> list:
+    """The findings judged on every game of a run, with no trace to replay:
+    ``seat`` (from the seat log) and ``unused`` (each rule in ``never``, which
+    never ran: dead, or waiting for a setting the run did not draw)."""
+    out = []
+    if "seat" not in skip:
+        out += [Finding("seat", message, n, {}, 0, [], where) for n, message, where in seats.findings()]
+    if "unused" not in skip:
+        out += [Finding("unused", f"{what} in {games} games (a dead rule, or one that needs other parameters: "
+                        "--vary them)", players, {}, 0, [], where) for what, where in never]
+    return out
 
 
 def assert_no_findings(path, **kwargs) -> Report:
@@ -422,5 +430,5 @@ def assert_no_findings(path, **kwargs) -> Report:
     return report
 
 
-__all__ = ["fuzz", "assert_no_findings", "Finding", "Report", "KINDS", "save_replay", "load_replay",
+__all__ = ["fuzz", "run_findings", "assert_no_findings", "Finding", "Report", "KINDS", "save_replay", "load_replay",
            "ReplayError", "replay", "play_game", "REPLAY_VERSION"]

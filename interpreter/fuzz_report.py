@@ -44,6 +44,7 @@ class Report:
     only_under: list = attrs.Factory(list)  # rules that ran only with a drawn parameter off its default
     seats: list = attrs.Factory(list)  # per player count and seat: decisions, choices, offered, took
     never: list = attrs.Factory(list)  # (what, where) of each rule that never ran: the "unused" findings
+    seat_log: dict = attrs.Factory(dict)  # SeatLog.portable(): to merge runs made elsewhere (fuzz_batches)
 
     @property
     def ok(self) -> bool:

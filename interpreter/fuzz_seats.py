@@ -94,10 +94,32 @@ class SeatLog:
         return out
 
     def offered(self, entry) -> list:
-        names = set()
+        names = {u for u in entry[3] if isinstance(u, str)}  # names: from another process (absorb)
         for m in self.machines.values():
-            names.update(m.site_actions[u].action.name for u in entry[3] if u < len(m.site_actions))
+            names.update(m.site_actions[u].action.name for u in entry[3]
+                         if isinstance(u, int) and u < len(m.site_actions))
         return sorted(names)
+
+    def portable(self) -> dict:
+        """What was logged, as plain data (the offered actions by name), for :meth:`absorb`
+        in another process."""
+        seats = {k: [v[0], dict(v[1]), dict(v[2]), self.offered(v)] for k, v in self.seats.items()}
+        return {"games": dict(self.games), "runs": dict(self.runs), "seats": seats}
+
+    def absorb(self, data: dict) -> None:
+        """Add another run's log (:meth:`portable`) to this one."""
+        for n, g in data["games"].items():
+            self.games[n] = self.games.get(n, 0) + g
+        for k, r in data["runs"].items():
+            self.runs[k] = max(self.runs.get(k, 0), r)
+        for key, (d, sites, taken, offered) in data["seats"].items():
+            entry = self.seats.setdefault(key, [0, {}, {}, set()])
+            entry[0] += d
+            for w, c in sites.items():
+                entry[1][w] = entry[1].get(w, 0) + c
+            for a, c in taken.items():
+                entry[2][a] = entry[2].get(a, 0) + c
+            entry[3].update(offered)
 
     def report(self) -> list:
         """Per player count and seat: decisions, choices reached, actions offered and taken."""

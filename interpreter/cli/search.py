@@ -40,8 +40,14 @@ from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: the whole report.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Write a replay file for each finding into this folder.")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=None,
+              help="Search in batches of 25 examples over this many processes; the same batches, so the "
+                   "same findings, whatever the number.")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="Search in batches on a Dask cluster (its scheduler's address, or local:N); needs "
+                   "dask.distributed: pip install 'rulelang[dask]'.")
 def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed, params, no_cycles, as_json,
-             out):
+             out, workers, cluster):
     """Search for dead states, endless games, broken invariants and rule errors.
 
     Plays many games with choices drawn by Hypothesis, checks every step,
@@ -55,6 +61,7 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
       rulerun fuzz games/emu_ranchers.rules --vary upkeep --fixed years
       rulerun fuzz examples/last_card_stuck.rules --out findings/
       rulerun replay findings/last_card_stuck-dead_state-2p-0.json
+      rulerun fuzz games/hens.rules --examples 200 --workers 2
     """
     from ..fuzz import RUN_KINDS, fuzz, save_replay
 
@@ -72,10 +79,16 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
             raise _usage_error(f"--out {out}: cannot make that directory: {e.strerror or e}") from None
     progress, stop = _progress("fuzzing", as_json)
     try:
-        report = fuzz(file, players=players, examples=examples, max_actions=max_actions, vary=vary,
-                      seed=seed, params=params, progress=progress, check_cycles=not no_cycles,
-                      time_limit=time_limit, vary_small="all" not in fixed,
-                      fixed=tuple(f for f in fixed if f != "all"))
+        options = dict(players=players, examples=examples, max_actions=max_actions, vary=vary, seed=seed,
+                       params=params, progress=progress, check_cycles=not no_cycles, time_limit=time_limit,
+                       vary_small="all" not in fixed, fixed=tuple(f for f in fixed if f != "all"))
+        if workers is None and cluster is None:
+            report = fuzz(file, **options)
+        else:
+            if workers is not None and cluster is not None:
+                raise _usage_error("--workers and --cluster: choose one (a cluster has workers of its own)")
+            from ..fuzz_batches import fuzz_in_batches
+            report = fuzz_in_batches(file, workers=workers or 1, cluster=cluster, **options)
     except ValueError as e:
         raise _usage_error(str(e)) from None
     except RuleError as e:
