@@ -111,3 +111,64 @@ def _by_count(values: dict) -> str:
         else:
             runs.append([v, n, n])
     return ", ".join(f"{_value_text(v)} ({a}{'' if a == b else f'-{b}'} players)" for v, a, b in runs)
+
+
+@cli.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=RULES_FILE)
+@click.option("--check", "check_only", is_flag=True,
+              help="Change nothing: list the files not in the canonical layout, exit 1 if any.")
+@click.option("--write", "-w", is_flag=True, help="Rewrite the files in place instead of printing them.")
+def fmt_cmd(files, check_only, write):
+    """Print rules files in the canonical layout.
+
+    Only the white space between words changes: indentation (two spaces a
+    block), spacing, the columns of card tables, parameter texts and
+    trailing comments.  Every comment is kept; the file means what it
+    meant, and formatting it again changes nothing.  A file with syntax
+    errors is left alone (its errors are shown).
+
+    \b
+    Examples:
+      rulerun fmt examples/last_card.rules
+      rulerun fmt --check games/hens.rules games/emu_ranchers.rules
+      rulerun fmt --write examples/last_card.rules
+    """
+    from pathlib import Path
+
+    import rulelang
+    from rulelang.format import format_text, same_words
+
+    unformatted, broken, changed = [], 0, 0
+    for file in files:
+        try:
+            text = Path(file).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as e:
+            raise _usage_error(f"cannot read {file}: {getattr(e, 'strerror', None) or e}") from None
+        module, diags = rulelang.parse(text, file)
+        if module is None:
+            _print_diagnostics(diags, text)
+            broken += 1
+            continue
+        formatted = format_text(text)
+        if not same_words(text, formatted):  # pragma: no cover - a formatter bug, never a changed meaning
+            raise _Failure(f"{file}: the formatter would change the file's words; left alone (please report)", 1)
+        if check_only:
+            if formatted != text:
+                unformatted.append(file)
+                click.echo(f"{file}: not formatted")
+        elif write:
+            if formatted != text:
+                Path(file).write_text(formatted, encoding="utf-8")
+                click.echo(f"{file}: formatted")
+                changed += 1
+        else:
+            click.echo(formatted, nl=False)
+    if broken:
+        raise _Failure(f"{_plural(broken, 'file')} with syntax errors left alone", 1)
+    if unformatted:
+        raise _Failure(f"{_plural(len(unformatted), 'file')} not formatted ('rulerun fmt --write' formats them)", 1,
+                       quiet=True)
+    if check_only:
+        click.echo(f"{_plural(len(files), 'file')} in the canonical layout")
+    elif write:
+        click.echo(f"{_plural(len(files), 'file')} in the canonical layout ({changed} rewritten)")
