@@ -37,7 +37,7 @@ from pathlib import Path
 
 from . import ast as A
 from .diagnostics import Diagnostic, Span, did_you_mean
-from .parser import parse_file
+from .parser import parse, parse_file
 
 # A variant of a variant of ...: at most this many files in a chain.
 MAX_CHAIN = 8
@@ -75,14 +75,18 @@ class RulesText(str):
         return "\n\0\n".join(self.files.values())
 
 
-def load_module(path) -> tuple[A.Module | None, list[Diagnostic], RulesText]:
+def load_module(path, text: str | None = None) -> tuple[A.Module | None, list[Diagnostic], RulesText]:
     """Read, parse and resolve a rules file: (module with every ``extends``
-    merged, or None; diagnostics; its text and its bases')."""
-    return _load(Path(path), [])
+    merged, or None; diagnostics; its text and its bases').  ``text``: the
+    file's text as an editor holds it (the files it extends are read)."""
+    return _load(Path(path), [], text)
 
 
-def _load(path: Path, chain: list) -> tuple:
-    module, diags, text = parse_file(path)
+def _load(path: Path, chain: list, text: str | None = None) -> tuple:
+    if text is None:
+        module, diags, text = parse_file(path)
+    else:
+        module, diags = parse(text, str(path))
     name = str(path)
     files = {name: text}
     if module is None or not module.items or not isinstance(module.items[0], A.Extends):

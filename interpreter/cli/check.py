@@ -172,3 +172,19 @@ def fmt_cmd(files, check_only, write):
         click.echo(f"{_plural(len(files), 'file')} in the canonical layout")
     elif write:
         click.echo(f"{_plural(len(files), 'file')} in the canonical layout ({changed} rewritten)")
+
+
+@cli.command("lsp")
+def lsp_cmd():
+    """Run the language server for rules files, over stdio.
+
+    An editor starts it (editors/vscode holds a client for VS Code) and gets
+    the checker's diagnostics as you type, hover, completion, go to
+    definition, find references, document symbols and rename.  Needs pygls:
+    pip install 'rulelang[lsp]'.
+    """
+    try:
+        from rulelang.lsp import main
+    except ImportError as e:
+        raise _usage_error(str(e)) from None
+    main()
