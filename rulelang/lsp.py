@@ -7,10 +7,12 @@ game):
 
 - diagnostics: the checker's, with their codes, as the file is edited;
 - hover on a declared name: its kind, its declaring line and its text;
-- completion: the declared names, the keywords and the built-in functions;
+- completion: the declared names, the local names of the declaration
+  around the cursor, the keywords and the built-in functions;
 - go to definition, find references (in the open file), document symbols;
-- rename of a declared name: every use in the file, nothing else (a word in
-  a string or a comment is not a use).
+- rename of a declared name (every use in the file) or of a local one (a
+  parameter, ``let`` or loop variable: every use in its declaration), and
+  nothing else (a word in a string or a comment is not a use).
 """
 
 from __future__ import annotations
@@ -162,6 +164,8 @@ def completion(ls, params: T.CompletionParams):
     index = _index(params.text_document.uri)
     items = [T.CompletionItem(label=d.name, detail=d.kind, kind=T.CompletionItemKind.Variable)
              for d in index.declarations.values()]
+    items += [T.CompletionItem(label=n, detail="local", kind=T.CompletionItemKind.Variable)
+              for n in index.locals_at(params.position.line)]
     items += [T.CompletionItem(label=k, kind=T.CompletionItemKind.Keyword) for k in sorted(KEYWORDS)]
     items += [T.CompletionItem(label=b, kind=T.CompletionItemKind.Function) for b in sorted(set(RESERVED) - KEYWORDS)]
     return T.CompletionList(is_incomplete=False, items=items)
@@ -171,16 +175,19 @@ def completion(ls, params: T.CompletionParams):
 def rename(ls, params: T.RenameParams):
     uri = params.text_document.uri
     index = _index(uri)
-    name = index.name_at(params.position.line, params.position.character)
+    line = params.position.line
+    name = index.name_at(line, params.position.character)
     decl = index.declaration(name) if name else None
-    if decl is None or decl.span.file != index.path:
+    local = name is not None and decl is None and name in index.locals_at(line)
+    if not local and (decl is None or decl.span.file != index.path or decl.kind == "card"):
         return None
     new = params.new_name
-    if not new.isidentifier() or new in KEYWORDS or new in index.declarations or new in RESERVED:
+    if not new.isidentifier() or new in KEYWORDS or new in index.declarations or new in RESERVED \
+            or new in index.locals_at(line):
         raise ValueError(f'cannot rename "{name}" to "{new}": not a free name (a keyword, a built-in, '
                          "or a name already declared)")
-    edits = [T.TextEdit(range=T.Range(T.Position(ln, a), T.Position(ln, b)), new_text=new)
-             for ln, a, b in index.uses(name)]
+    spans = index.local_uses(name, line) if local else index.uses(name)
+    edits = [T.TextEdit(range=T.Range(T.Position(ln, a), T.Position(ln, b)), new_text=new) for ln, a, b in spans]
     return T.WorkspaceEdit(changes={uri: edits})
 
 

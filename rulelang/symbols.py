@@ -93,6 +93,42 @@ class SymbolIndex:
             return self.cards.get(name[1:-1])
         return self.declarations.get(name)
 
+    def item_lines(self, line: int) -> tuple:
+        """The lines (0-based, end excluded) of the top-level declaration of
+        this file around ``line``: where a local name lives."""
+        starts = sorted({it.span.line - 1 for it in (self.module.items if self.module is not None else ())
+                         if getattr(it, "span", None) is not None and it.span.file == self.path})
+        start = max((s for s in starts if s <= line), default=0)
+        end = min((s for s in starts if s > line), default=self.text.count("\n") + 1)
+        return start, end
+
+    def locals_at(self, line: int) -> list:
+        """The local names (parameters, lets, loop variables, ...) of the
+        declaration around ``line``: the words there that name nothing global."""
+        from .checker.model import RESERVED
+        from .parser import KEYWORDS
+        start, end = self.item_lines(line)
+        out = []
+        for ln, _, word, dotted in self.words():
+            if start <= ln < end and not dotted and not word.startswith('"') and word not in self.declarations \
+                    and word not in KEYWORDS and word not in RESERVED and word not in out:
+                out.append(word)
+        return out
+
+    def local_uses(self, name: str, line: int) -> list:
+        """(line, column, end column) of each use of the local ``name`` in the declaration around ``line``."""
+        import re
+        start, end = self.item_lines(line)
+        out = [(ln, col, col + len(word)) for ln, col, word, dotted in self.words()
+               if start <= ln < end and word == name and not dotted]
+        # an action's text names its parameters: "grow bird {b} with {c}"
+        lines = self.text.split("\n")
+        for ln in range(start, min(end, len(lines))):
+            for quoted in re.finditer(r'"[^"\n]*"', lines[ln].split("#", 1)[0]):
+                for m in re.finditer(r"\{(" + re.escape(name) + r")(?=[}:!])", quoted.group()):
+                    out.append((ln, quoted.start() + m.start(1), quoted.start() + m.end(1)))
+        return sorted(out)
+
     def uses(self, name: str) -> list:
         """(line, column, end column) of each time ``name`` is written in this file, its declaration included."""
         decl = self.declarations.get(name)

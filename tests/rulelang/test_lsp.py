@@ -17,6 +17,8 @@ from lsprotocol import types as T  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 from pygls.uris import from_fs_path  # noqa: E402
 
+from interpreter.game import load  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["emu_ranchers", "fox_in_the_henhouse", "desplumados", "hens"]
 
@@ -165,3 +167,38 @@ def test_rename_changes_every_use_and_nothing_else(tmp_path):
     assert not [d for d in cdiags if d.severity == "error"] and "pile_on_table" in game.zones
     assert "table" not in game.zones
     assert refused is not None and "not a free name" in refused
+
+
+def test_local_names_complete_and_rename_within_their_declaration(tmp_path):
+    """An action's parameter: offered by completion inside the action, and
+    renamed in its parameter list, its body and its text ("{c}"), nowhere else."""
+    path = ROOT / "games" / "emu_ranchers.rules"
+    text = path.read_text()
+    lines = text.split("\n")
+    grow = next(i for i, ln in enumerate(lines) if ln.startswith("action grow("))
+
+    async def script(client, diagnostics):
+        uri = open_doc(client, path)
+        await wait_for(diagnostics, uri)
+        doc = T.TextDocumentIdentifier(uri=uri)
+        completion = await client.text_document_completion_async(
+            T.CompletionParams(text_document=doc, position=T.Position(grow + 2, 4)))
+        edit = await client.text_document_rename_async(T.RenameParams(
+            text_document=doc, position=T.Position(grow + 1, lines[grow + 1].index("c.")), new_name="card_in_hand"))
+        return completion, edit, uri
+
+    completion, edit, uri = asyncio.run(session(script))
+    local = {i.label for i in completion.items if i.detail == "local"}
+    assert local == {"b", "c"}
+    renamed = list(lines)
+    for e in sorted(edit.changes[uri], key=lambda e: (e.range.start.line, -e.range.start.character)):
+        r = e.range
+        renamed[r.start.line] = renamed[r.start.line][:r.start.character] + e.new_text + \
+            renamed[r.start.line][r.end.character:]
+    assert {e.range.start.line for e in edit.changes[uri]} <= set(range(grow, grow + 6))
+    new_text = "\n".join(renamed)
+    assert '"grow bird {b} with {card_in_hand}"' in new_text
+    renamed_file = tmp_path / "emu.rules"
+    renamed_file.write_text(new_text)
+    a, b = load(path).new_state(1, 2), load(renamed_file).new_state(1, 2)
+    assert [a.action_text(x) for x in a.legal_actions()] == [b.action_text(x) for x in b.legal_actions()]
