@@ -138,12 +138,24 @@ def definition(ls, params: T.DefinitionParams):
 
 @server.feature(T.TEXT_DOCUMENT_REFERENCES)
 def references(ls, params: T.ReferenceParams):
+    """The uses in this file and, for a variant, in each file it extends."""
+    import os
+
+    from pygls.uris import from_fs_path
     uri = params.text_document.uri
     index = _index(uri)
     name = index.name_at(params.position.line, params.position.character)
-    if not name:
+    if not name or index.declaration(name) is None:
         return []
-    return [T.Location(uri=uri, range=T.Range(T.Position(ln, a), T.Position(ln, b))) for ln, a, b in index.uses(name)]
+    out = [T.Location(uri=uri, range=T.Range(T.Position(ln, a), T.Position(ln, b))) for ln, a, b in index.uses(name)]
+    for file, text in index.sources.files.items():
+        if file == index.path:
+            continue
+        other = SymbolIndex(text, file)
+        other_uri = from_fs_path(os.path.abspath(file))
+        out += [T.Location(uri=other_uri, range=T.Range(T.Position(ln, a), T.Position(ln, b)))
+                for ln, a, b in other.uses(name)]
+    return out
 
 
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

@@ -202,3 +202,26 @@ def test_local_names_complete_and_rename_within_their_declaration(tmp_path):
     renamed_file.write_text(new_text)
     a, b = load(path).new_state(1, 2), load(renamed_file).new_state(1, 2)
     assert [a.action_text(x) for x in a.legal_actions()] == [b.action_text(x) for x in b.legal_actions()]
+
+
+def test_references_reach_into_the_file_a_variant_extends():
+    path = ROOT / "games" / "variants" / "hens_larger_grid.rules"
+    text = path.read_text()
+    base = (ROOT / "games" / "hens.rules").read_text()
+
+    async def script(client, diagnostics):
+        uri = open_doc(client, path)
+        _, first = await wait_for(diagnostics, uri)
+        doc = T.TextDocumentIdentifier(uri=uri)
+        refs = await client.text_document_references_async(T.ReferenceParams(
+            text_document=doc, position=T.Position(*position_of(text, "barnyard")),
+            context=T.ReferenceContext(include_declaration=True)))
+        return first, refs
+
+    first, refs = asyncio.run(session(script))
+    assert [d for d in first if d.severity == T.DiagnosticSeverity.Error] == []
+    files = {Path(r.uri).name for r in refs}
+    assert files == {"hens_larger_grid.rules", "hens.rules"}
+    in_base = [r for r in refs if r.uri.endswith("/hens.rules")]
+    code = [re.sub(r'"[^"]*"', "", line.split("#", 1)[0]) for line in base.split("\n")]
+    assert len(in_base) == sum(len(re.findall(r"\bbarnyard\b", c)) for c in code)
