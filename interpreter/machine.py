@@ -320,29 +320,23 @@ class Machine(MachineViews, MachineChecks):
         declare none): how well each stands, for the greedy bot."""
         if self.heuristic_fn is None:
             return self.scores(st)
-        self.work_left = MAX_WORK
-        self.frozen_memo.clear()
-        out = []
-        slot = self.heuristic_slot
-        try:
-            for p in range(st.n):
-                st.L[slot] = p
-                out.append(self.heuristic_fn(st))
-        except EVAL_ERRORS as err:
-            raise RuleError(f"the heuristic cannot be computed: {_explain(err)}", self.heuristic_span) from None
-        return out
+        return self._per_player(st, self.heuristic_fn, self.heuristic_slot, "the heuristic", self.heuristic_span)
 
-    def scores(self, st) -> list:
+    def _per_player(self, st, fn, slot, what: str, span) -> list:
+        """``fn`` for each player (bound in ``slot``), on a state that does not change meanwhile."""
         self.work_left = MAX_WORK
         self.frozen_memo.clear()  # kept for this state only
         out = []
-        slot = self.outcome_slot
         try:
             for p in range(st.n):
                 st.L[slot] = p
-                out.append(self.score_fn(st))
+                out.append(fn(st))
         except EVAL_ERRORS as err:
-            raise RuleError(f"the score cannot be computed: {_explain(err)}", self.outcome_span) from None
+            raise RuleError(f"{what} cannot be computed: {_explain(err)}", span) from None
+        return out
+
+    def scores(self, st) -> list:
+        out = self._per_player(st, self.score_fn, self.outcome_slot, "the score", self.outcome_span)
         for v in out:
             if not -MAX_VALUE <= v <= MAX_VALUE:
                 raise RuleError(f"a score of {v} is beyond the bound on numbers (-10^15 to 10^15)",

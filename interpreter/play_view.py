@@ -96,6 +96,15 @@ def own_card_lines(state, obs: dict, zones, player: int) -> list[str]:
     return [m.card_description(m.card_names.index(name)) for name in dict.fromkeys(names)]
 
 
+def _titled(title: str, lines) -> Text:
+    """A bold title, then the lines indented under it."""
+    t = Text()
+    t.append(title, style="bold")
+    for line in lines:
+        t.append("\n  " + line)
+    return t
+
+
 def render_view(state, player: int, console_width: int = 100, *, color: bool = False,
                 title: str | None = None, recent: Sequence[str] = (), actions: bool = True) -> str:
     """What ``player`` sees: the table from ``state.observation(player)``
@@ -171,11 +180,7 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
 
     held = own_card_lines(state, obs, zones, player)
     if held:
-        h = Text()
-        h.append("Your cards:", style="bold")
-        for line in held:
-            h.append("\n  " + line)
-        parts.append(h)
+        parts.append(_titled("Your cards:", held))
 
     if shown_vars:
         # wrapped by hand between the items, so that no "name = value" is split
@@ -192,11 +197,7 @@ def render_view(state, player: int, console_width: int = 100, *, color: bool = F
         parts.append(v)
 
     if recent:
-        r = Text()
-        r.append("Since your last turn:", style="bold")
-        for line in recent:
-            r.append("\n  " + line)
-        parts.append(r)
+        parts.append(_titled("Since your last turn:", recent))
 
     if actions and to_move == player and not obs.get("terminal"):
         legal = state.legal_actions()

@@ -1,7 +1,7 @@
 """A Pygments lexer for rules files, registered as ``rulelang`` (aliases
 ``rules``; files ``*.rules``) through the ``pygments.lexers`` entry point:
 
-    pygmentize -l rulelang games/hens.rules
+    pygmentize -l rulelang my_game.rules
 
 The keywords are the grammar's own (:data:`rulelang.parser.KEYWORDS`), the
 built-in functions and names the checker's; a name being declared (after

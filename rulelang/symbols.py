@@ -2,12 +2,12 @@
 declared and used, and the problems the checker finds (the language
 server, :mod:`rulelang.lsp`, answers from this).
 
-    index = SymbolIndex(text, "games/hens.rules")
+    index = SymbolIndex(text, "my_game.rules")
     index.diagnostics                       # the checker's, as `rulerun check` shows them
     index.name_at(line, column)             # 0-based, as editors count
-    index.declaration("barnyard")           # a Declaration: kind, span, doc, first line
-    index.uses("barnyard")                  # [(line, column, end column)] in this file
-    index.declaration('"Moon"')             # a card written in quotes: its row of the card table
+    index.declaration("hand")               # a Declaration: kind, span, doc, first line
+    index.uses("hand")                      # [(line, column, end column)] in this file
+    index.declaration('"Ace"')              # a card written in quotes: its row of the card table
 
 Declarations are the file's global names (parameters and options, enums
 and their members, card attributes, zones, variables, functions,

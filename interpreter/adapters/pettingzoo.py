@@ -2,7 +2,7 @@
 ``pettingzoo``).
 
     from interpreter.adapters.pettingzoo import rules_env
-    env = rules_env("games/hens.rules", players=3, render_mode="ansi")
+    env = rules_env("games/emu_ranchers.rules", players=2, render_mode="ansi")
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()

@@ -130,7 +130,7 @@ def fmt_cmd(files, check_only, write):
     \b
     Examples:
       rulerun fmt examples/last_card.rules
-      rulerun fmt --check games/hens.rules games/emu_ranchers.rules
+      rulerun fmt --check games/emu_ranchers.rules games/fox_in_the_henhouse.rules
       rulerun fmt --write examples/last_card.rules
     """
     from pathlib import Path

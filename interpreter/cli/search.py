@@ -61,7 +61,7 @@ def fuzz_cmd(file, players, examples, time_limit, max_actions, vary, fixed, seed
       rulerun fuzz games/emu_ranchers.rules --vary upkeep --fixed years
       rulerun fuzz examples/last_card_stuck.rules --out findings/
       rulerun replay findings/last_card_stuck-dead_state-2p-0.json
-      rulerun fuzz games/hens.rules --examples 200 --workers 2
+      rulerun fuzz games/emu_ranchers.rules --examples 200 --workers 2
     """
     from ..fuzz import RUN_KINDS, fuzz, save_replay
 

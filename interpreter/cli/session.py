@@ -83,8 +83,8 @@ def play_cmd(file, players, seed, params, humans, bots, save_file, no_save, resu
       rulerun play games/fox_in_the_henhouse.rules --players 3 --human 2
       rulerun play games/fox_in_the_henhouse.rules --players 4 --human 1 --human 3
       rulerun play games/fox_in_the_henhouse.rules --players 2 --bot 2=mcts
-      rulerun play games/hens.rules --players 2 --save hens-game.jsonl
-      rulerun play --resume hens-game.jsonl
+      rulerun play games/fox_in_the_henhouse.rules --save my-game.jsonl
+      rulerun play --resume my-game.jsonl
     """
     if resume_file is not None:
         if players is not None or seed is not None or params or humans or bots or save_file or no_save:

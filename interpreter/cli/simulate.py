@@ -56,7 +56,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
       rulerun simulate games/emu_ranchers.rules -n 1000 --workers 2
       rulerun simulate games/emu_ranchers.rules -n 1000 --cluster local:2
       rulerun simulate games/emu_ranchers.rules -n 50 --bot 1=greedy
-      rulerun simulate games/hens.rules -n 300 --players 3 --plot hens.png
+      rulerun simulate games/emu_ranchers.rules -n 300 --plot figures.png
     """
     from ..stats import Tally
     from ..usage import Records, coverage_counts, usage_lines, usage_summary
