@@ -36,9 +36,11 @@ class TensorLayout:
     """Where each piece of the observation tensor lies: for each place (a
     zone, per seat for a zone of each player) the count of each distinct
     card name there and of the cards the observer cannot see; the observer;
-    the seat to move; the variables that are numbers."""
+    the seat to move; the variables that are numbers; with ``memory``, the
+    cards ever seen in each place and the actions each seat has taken (see
+    :meth:`remember`)."""
 
-    def __init__(self, ours, n):
+    def __init__(self, ours, n, memory: bool = False):
         state = ours.new_state(0, n)
         self.names = sorted(set(state.m.card_names))
         self.column = {name: i for i, name in enumerate(self.names)}
@@ -54,7 +56,8 @@ class TensorLayout:
         self.n = n
         self.pieces = [("player", (n,)), ("to_move", (n,)),
                        ("cards", (len(self.places), len(self.names) + 1)), ("vars", (len(self.scalars),))]
-
+        if memory:
+            self.pieces += [("seen", (len(self.places), len(self.names))), ("moves", (n,))]
 
     @property
     def size(self) -> int:
@@ -79,17 +82,37 @@ class TensorLayout:
         if isinstance(mover, int) and 0 <= mover < self.n:
             views["to_move"][mover] = 1
         cards = views["cards"]
-        unknown = len(self.names)
+        for cell in self.cells(obs):
+            cards[cell] += 1
+        values = views["vars"]
+        for i, (name, seat) in enumerate(self.scalars):
+            v = obs["vars"][name] if seat is None else obs["player_vars"][name][seat]
+            values[i] = float(v) if isinstance(v, (int, float)) else 0.0
+
+    def cells(self, obs: dict):
+        """(place row, card column) for each card in ``obs``; the last
+        column for each card the observer cannot see."""
+        unknown, column = len(self.names), self.column
         for row, (zone, seat) in enumerate(self.places):
             content = obs["zones"][zone]
             if seat is not None:
                 content = content[seat]
             for name in card_names(content):
-                cards[row, unknown if name is None else self.column[name]] += 1
-        values = views["vars"]
-        for i, (name, seat) in enumerate(self.scalars):
-            v = obs["vars"][name] if seat is None else obs["player_vars"][name][seat]
-            values[i] = float(v) if isinstance(v, (int, float)) else 0.0
+                yield row, unknown if name is None else column[name]
+
+    def remember(self, seen: frozenset, obs: dict) -> frozenset:
+        """``seen`` (the (place row, card column) pairs an observer has ever
+        seen) with what ``obs`` shows added."""
+        unknown = len(self.names)
+        new = {cell for cell in self.cells(obs) if cell[1] != unknown}
+        return seen if new <= seen else seen | new
+
+    def fill_memory(self, views: dict, seen, moves) -> None:
+        """Write the memory pieces: the cells ever seen, the actions per seat."""
+        grid = views["seen"]
+        for cell in seen:
+            grid[cell] = 1
+        views["moves"][:] = moves
 
 
 def card_names(content):

@@ -31,7 +31,10 @@ returns it.  What OpenSpiel gets:
   and the cards that seat cannot see) with the seat, the seat to move and
   the numeric variables; the **information state** string adds a
   fingerprint of everything that seat observed after every step (perfect
-  recall);
+  recall), and its tensor adds a fixed-size memory: for each place and card
+  name whether that seat ever saw such a card there, and the actions each
+  seat has taken (a summary of the past for learning, not a full record:
+  two histories may share a tensor, never a string);
 - ``resample_from_infostate`` from the engine's own ``resample``: the cards
   a seat does not know dealt at random, never peeking.  Such a world may be
   one the rules could not reach (the order of a hidden pile is not kept:
@@ -94,7 +97,7 @@ def register_openspiel(path, players: int | None = None, utility: str = "win",
         max_num_players=n,
         min_num_players=n,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={})
@@ -112,7 +115,8 @@ def register_openspiel(path, players: int | None = None, utility: str = "win",
     # the class alone (cls(params)), so what it needs is on the class
     cls = type(f"RulesGame_{digest}", (RulesGame,), {
         "GAME_TYPE": game_type, "GAME_INFO": game_info, "OURS": ours, "PLAYERS": n, "UTILITY": utility,
-        "MAX_LENGTH": max_game_length, "LAYOUT": TensorLayout(ours, n)})
+        "MAX_LENGTH": max_game_length, "LAYOUT": TensorLayout(ours, n),
+        "INFO_LAYOUT": TensorLayout(ours, n, memory=True)})
     globals()[cls.__name__] = cls  # found by name when pickled (within this process)
     pyspiel.register_game(game_type, cls)
     _REGISTERED.add(short)
@@ -141,9 +145,16 @@ class RulesGame(pyspiel.Game):
     utility = property(lambda self: type(self).UTILITY)
     max_length = property(lambda self: type(self).MAX_LENGTH)
     layout = property(lambda self: type(self).LAYOUT)
+    info_layout = property(lambda self: type(self).INFO_LAYOUT)
 
     def new_initial_state(self):
-        return RulesState(self, self.ours.new_state(0, self.players))
+        # pyspiel asks for many (a tensor's shape is measured on one): the
+        # first is kept on the class and copied
+        cls = type(self)
+        first = cls.__dict__.get("_FIRST")
+        if first is None:
+            first = cls._FIRST = RulesState(self, self.ours.new_state(0, self.players))
+        return first.copy_for(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -157,7 +168,7 @@ class RulesState(pyspiel.State):
     """A pyspiel state around an engine state.  The engine's own generator
     never decides anything here: every chance event is a chance node."""
 
-    def __init__(self, game, ours, fingerprints=None, moves=0, sampled=False):
+    def __init__(self, game, ours, memory=None, moves=0, sampled=False):
         super().__init__(game)
         self._game = game
         self.engine = _Engine(type(game), ours)
@@ -168,17 +179,42 @@ class RulesState(pyspiel.State):
         self.sampled = sampled
         self.broken = None
         self.moves = moves  # player actions so far (the length bound)
-        # per seat: a fingerprint of every observation so far (the information state's memory)
-        self.prints = list(fingerprints) if fingerprints is not None else [self._seen(p, "") for p in range(game.players)]
+        # The information state's memory, per seat: a fingerprint of every
+        # observation so far, the (place, card) cells ever seen, and the
+        # actions each seat has taken.
+        if memory is None:
+            n = game.players
+            self.prints, self.seen, self.acted = [""] * n, [frozenset()] * n, [0] * n
+            self._observe()
+        else:
+            self.prints, self.seen, self.acted = (list(x) for x in memory)
+            self._seen_now = None
 
     @property
     def s(self):
         """The engine's state."""
         return self.engine.st
 
-    def _seen(self, p, before: str) -> str:
-        text = self.s.observation_text(p)
-        return hashlib.blake2b((before + "\0" + text).encode(), digest_size=12).hexdigest()
+    @property
+    def memory(self) -> tuple:
+        return self.prints, self.seen, self.acted
+
+    def observation(self, p: int) -> dict:
+        """What seat ``p`` observes now (the engine's observation, computed
+        once per state)."""
+        if self._seen_now is None:
+            self._seen_now = [self.s.observation(q) for q in range(self._game.players)]
+        return self._seen_now[p]
+
+    def _observe(self) -> None:
+        """Add what each seat observes now to its memory."""
+        layout = self._game.info_layout
+        self._seen_now = None
+        for p in range(self._game.players):
+            obs = self.observation(p)
+            self.prints[p] = hashlib.blake2b((self.prints[p] + "\0" + repr(obs)).encode(),
+                                             digest_size=12).hexdigest()
+            self.seen[p] = layout.remember(self.seen[p], obs)
 
     def current_player(self):
         if self._cut_off():
@@ -200,18 +236,21 @@ class RulesState(pyspiel.State):
         return self.s.chance_outcomes()
 
     def _apply_action(self, action):
+        self._seen_now = None
         try:
             if self.s.is_chance_node:
                 self.s.apply(action)
             else:
+                mover = self.s.current_player
                 self.s.apply(self.s.legal_actions()[action])
                 self.moves += 1
+                self.acted[mover] += 1
         except RuleError as err:
             if not self.sampled:
                 raise
             self.broken = err.message
             return
-        self.prints = [self._seen(p, self.prints[p]) for p in range(self._game.players)]
+        self._observe()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -236,13 +275,18 @@ class RulesState(pyspiel.State):
         """A state ``player_id`` cannot tell from this one: the cards it does
         not know dealt at random (the engine's resample)."""
         seed = int(probability_sampler() * (1 << 31))
-        return RulesState(self._game, self.s.resample(player_id, random.Random(seed)), self.prints, self.moves,
+        return RulesState(self._game, self.s.resample(player_id, random.Random(seed)), self.memory, self.moves,
                           sampled=True)
 
-    def __deepcopy__(self, memo):
-        copy = RulesState(self._game, self.s.clone(), self.prints, self.moves, self.sampled)
+    def copy_for(self, game) -> "RulesState":
+        """A copy of this state, a state of ``game``."""
+        copy = RulesState(game, self.s.clone(), self.memory, self.moves, self.sampled)
         copy.broken = self.broken
+        copy._seen_now = self._seen_now  # replaced, never changed in place
         return copy
+
+    def __deepcopy__(self, memo):
+        return self.copy_for(self._game)
 
     def __str__(self):
         return self.s.debug_text()
@@ -282,11 +326,14 @@ class _Observer:
     def __init__(self, game, perfect_recall: bool):
         self.game = game
         self.recall = perfect_recall
-        self.tensor = np.zeros(game.layout.size, np.float32)
-        self.dict = game.layout.views(self.tensor)
+        self.layout = game.info_layout if perfect_recall else game.layout
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict = self.layout.views(self.tensor)
 
     def set_from(self, state, player):
-        self.game.layout.fill(self.dict, state.s.observation(player), player)
+        self.layout.fill(self.dict, state.observation(player), player)
+        if self.recall:
+            self.layout.fill_memory(self.dict, state.seen[player], state.acted)
 
     def string_from(self, state, player):
         s = state.s

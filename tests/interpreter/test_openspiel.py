@@ -80,6 +80,104 @@ def test_the_whole_tree_of_a_small_game_keeps_the_api_s_promises():
         assert by_infostate.setdefault(key, texts) == texts
 
 
+SMALL = [("fox_in_the_henhouse", 2, {"seasons": 1, "days": 1}), ("hens", 2, {"rounds": 1, "hand_size": 2, "draws": 1}),
+         ("desplumados", 3, {"max_turns": 1})]
+
+
+def walk(state, rng, seen, visit):
+    """Every state below ``state`` where each decision takes every legal
+    action and each chance node with more than two outcomes takes one,
+    drawn by ``rng`` (a real deck's every shuffle is far too many)."""
+    visit(state)
+    seen.append(state)
+    if state.is_terminal():
+        return
+    if state.is_chance_node():
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        branches = outcomes if len(outcomes) <= 2 else [rng.choice(outcomes)]
+    else:
+        branches = state.legal_actions()
+    for a in branches:
+        walk(state.child(a), rng, seen, visit)
+
+
+@pytest.mark.parametrize("name, players, params", SMALL, ids=[g[0] for g in SMALL])
+def test_every_decision_of_a_game_made_small_keeps_the_api_s_promises(name, players, params):
+    """OpenSpiel's whole-tree API checks (as in its api_test) on a real game
+    made small through its parameters: every decision of every branch,
+    under sampled deals."""
+    g = game(name, players, params)
+    info_shape, obs_shape = g.information_state_tensor_shape(), g.observation_tensor_shape()
+    by_infostate = {}
+
+    def visit(state):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9 and len(outcomes) <= g.max_chance_outcomes()
+            assert all(o >= 0 for o, _ in outcomes) and len({o for o, _ in outcomes}) == len(outcomes)
+            return
+        for p in range(players):
+            assert len(state.information_state_tensor(p)) == info_shape[0]
+            assert len(state.observation_tensor(p)) == obs_shape[0]
+            assert state.observation_string(p) and state.information_state_string(p)
+        if state.is_terminal():
+            returns = state.returns()
+            assert len(returns) == players and all(0 <= r <= 1 for r in returns) and sum(returns) in (0.0, 1.0)
+            assert state.legal_actions() == []
+            return
+        mover = state.current_player()
+        legal = state.legal_actions()
+        assert legal and legal == sorted(set(legal)) and all(0 <= a < g.num_distinct_actions() for a in legal)
+        mask = state.legal_actions_mask()
+        assert [i for i, m in enumerate(mask) if m] == legal
+        texts = [state.action_to_string(mover, a) for a in legal]
+        assert len(set(texts)) == len(texts)
+        clone = state.clone()
+        assert str(clone) == str(state) and clone.history() == state.history()
+        assert clone.information_state_tensor(mover) == state.information_state_tensor(mover)
+        # states a player cannot tell apart offer that player the same actions
+        assert by_infostate.setdefault(state.information_state_string(mover), texts) == texts
+
+    seen = []
+    for seed in range(2):
+        walk(g.new_initial_state(), random.Random(seed), seen, visit)
+    decisions = [s for s in seen if not s.is_chance_node() and not s.is_terminal()]
+    assert len(decisions) > 20 and any(s.is_terminal() for s in seen)
+    # a serialised state comes back the same (a sample: each one replays its history)
+    for state in seen[::max(1, len(seen) // 25)]:
+        again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, state))[1]
+        assert again.history() == state.history() and str(again) == str(state)
+
+
+def test_the_information_state_tensor_remembers_what_the_observation_forgets():
+    """A card a seat once saw in a public place stays in its memory after it
+    leaves; the observation tensor keeps only what is seen now."""
+    g = game("emu_ranchers", 2, {})
+    from open_spiel.python.observation import make_observation
+    info = make_observation(g, pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(3)
+    state = g.new_initial_state()
+    forgotten = None
+    while not state.is_terminal() and forgotten is None:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        before = {p: state.s.observation(p) for p in range(2)}
+        mover = state.current_player()
+        state.apply_action(rng.choice(state.legal_actions()))
+        info.set_from(state, 1 - mover)
+        layout = g.info_layout
+        now = set(layout.cells(state.s.observation(1 - mover)))
+        for cell in set(layout.cells(before[1 - mover])) - now:
+            if cell[1] < len(layout.names):
+                forgotten = cell
+                assert info.dict["seen"][cell] == 1  # seen once, remembered
+        assert info.dict["moves"].sum() == sum(state.acted)
+    assert forgotten is not None
+    assert len(state.information_state_tensor(0)) == g.information_state_tensor_shape()[0] > \
+        g.observation_tensor_shape()[0]
+
+
 def test_resampling_keeps_what_the_player_knows():
     g = game("fox_in_the_henhouse", 2, {})
     rng = random.Random(4)
