@@ -179,37 +179,33 @@ class RulesState(pyspiel.State):
         self.sampled = sampled
         self.broken = None
         self.moves = moves  # player actions so far (the length bound)
-        # The information state's memory, per seat: a fingerprint of every
-        # observation so far, the (place, card) cells ever seen, and the
-        # actions each seat has taken.
         if memory is None:
-            n = game.players
-            self.prints, self.seen, self.acted = [""] * n, [frozenset()] * n, [0] * n
+            self.memory = _Memory(game.players)
             self._observe()
         else:
-            self.prints, self.seen, self.acted = (list(x) for x in memory)
-            self._seen_now = None
+            self.memory = memory.copy()
 
     @property
     def s(self):
         """The engine's state."""
         return self.engine.st
 
-    @property
-    def memory(self) -> tuple:
-        return self.prints, self.seen, self.acted
+    prints = property(lambda self: self.memory.prints)
+    seen = property(lambda self: self.memory.seen)
+    acted = property(lambda self: self.memory.acted)
 
     def observation(self, p: int) -> dict:
         """What seat ``p`` observes now (the engine's observation, computed
         once per state)."""
-        if self._seen_now is None:
-            self._seen_now = [self.s.observation(q) for q in range(self._game.players)]
-        return self._seen_now[p]
+        now = self.memory.now
+        if now is None:
+            now = self.memory.now = [self.s.observation(q) for q in range(self._game.players)]
+        return now[p]
 
     def _observe(self) -> None:
         """Add what each seat observes now to its memory."""
         layout = self._game.info_layout
-        self._seen_now = None
+        self.memory.now = None
         for p in range(self._game.players):
             obs = self.observation(p)
             self.prints[p] = hashlib.blake2b((self.prints[p] + "\0" + repr(obs)).encode(),
@@ -236,7 +232,7 @@ class RulesState(pyspiel.State):
         return self.s.chance_outcomes()
 
     def _apply_action(self, action):
-        self._seen_now = None
+        self.memory.now = None
         try:
             if self.s.is_chance_node:
                 self.s.apply(action)
@@ -282,7 +278,7 @@ class RulesState(pyspiel.State):
         """A copy of this state, a state of ``game``."""
         copy = RulesState(game, self.s.clone(), self.memory, self.moves, self.sampled)
         copy.broken = self.broken
-        copy._seen_now = self._seen_now  # replaced, never changed in place
+        copy.memory.now = self.memory.now  # the same state: the same observations
         return copy
 
     def __deepcopy__(self, memo):
@@ -290,6 +286,34 @@ class RulesState(pyspiel.State):
 
     def __str__(self):
         return self.s.debug_text()
+
+
+class _Memory:
+    """The information state's memory, per seat: a fingerprint of every
+    observation so far (``prints``), the (place, card) cells ever seen
+    (``seen``), and the actions each seat has taken (``acted``); with what
+    each seat observes now (``now``, computed when first asked).  pyspiel
+    copies a state by deep-copying its attributes: this copies as cheaply
+    as it can (its parts are replaced, never changed in place)."""
+
+    __slots__ = ("prints", "seen", "acted", "now")
+
+    def __init__(self, n: int = 0, prints=None, seen=None, acted=None):
+        self.prints = prints if prints is not None else [""] * n
+        self.seen = seen if seen is not None else [frozenset()] * n
+        self.acted = acted if acted is not None else [0] * n
+        self.now = None
+
+    def copy(self) -> "_Memory":
+        return _Memory(0, list(self.prints), list(self.seen), list(self.acted))
+
+    def __deepcopy__(self, memo):
+        copy = self.copy()
+        copy.now = self.now
+        return copy
+
+    def __reduce__(self):
+        return _Memory, (0, self.prints, self.seen, self.acted)
 
 
 class _Engine:

@@ -80,13 +80,18 @@ def test_the_whole_tree_of_a_small_game_keeps_the_api_s_promises():
         assert by_infostate.setdefault(key, texts) == texts
 
 
-SMALL = [("fox_in_the_henhouse", 2, {"seasons": 1, "days": 1}), ("hens", 2, {"rounds": 1, "hand_size": 2, "draws": 1}),
-         ("desplumados", 3, {"max_turns": 1})]
+# (game, players, parameters, decisions taken every way before one is drawn:
+# None for all of them).  An Emu Ranchers year is some sixty decisions deep,
+# and no parameter makes it shorter: its first three are taken every way.
+SMALL = [("fox_in_the_henhouse", 2, {"seasons": 1, "days": 1}, None),
+         ("hens", 2, {"rounds": 1, "hand_size": 2, "draws": 1}, None),
+         ("desplumados", 3, {"max_turns": 1}, None), ("emu_ranchers", 2, {"years": 1, "hand_size": 2}, 3)]
 
 
-def walk(state, rng, seen, visit):
+def walk(state, rng, seen, visit, every_way=None, depth=0):
     """Every state below ``state`` where each decision takes every legal
-    action and each chance node with more than two outcomes takes one,
+    action (the first ``every_way`` decisions of a branch, then one drawn
+    by ``rng``) and each chance node with more than two outcomes takes one,
     drawn by ``rng`` (a real deck's every shuffle is far too many)."""
     visit(state)
     seen.append(state)
@@ -97,12 +102,15 @@ def walk(state, rng, seen, visit):
         branches = outcomes if len(outcomes) <= 2 else [rng.choice(outcomes)]
     else:
         branches = state.legal_actions()
+        if every_way is not None and depth >= every_way:
+            branches = [rng.choice(branches)]
+        depth += 1
     for a in branches:
-        walk(state.child(a), rng, seen, visit)
+        walk(state.child(a), rng, seen, visit, every_way, depth)
 
 
-@pytest.mark.parametrize("name, players, params", SMALL, ids=[g[0] for g in SMALL])
-def test_every_decision_of_a_game_made_small_keeps_the_api_s_promises(name, players, params):
+@pytest.mark.parametrize("name, players, params, every_way", SMALL, ids=[g[0] for g in SMALL])
+def test_every_decision_of_a_game_made_small_keeps_the_api_s_promises(name, players, params, every_way):
     """OpenSpiel's whole-tree API checks (as in its api_test) on a real game
     made small through its parameters: every decision of every branch,
     under sampled deals."""
@@ -140,7 +148,7 @@ def test_every_decision_of_a_game_made_small_keeps_the_api_s_promises(name, play
 
     seen = []
     for seed in range(2):
-        walk(g.new_initial_state(), random.Random(seed), seen, visit)
+        walk(g.new_initial_state(), random.Random(seed), seen, visit, every_way)
     decisions = [s for s in seen if not s.is_chance_node() and not s.is_terminal()]
     assert len(decisions) > 20 and any(s.is_terminal() for s in seen)
     # a serialised state comes back the same (a sample: each one replays its history)
