@@ -4,7 +4,6 @@ is left behind.  A real SIGINT to a real ``rulerun`` process."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -64,11 +63,8 @@ def interrupted(args: list, workers_expected: int) -> subprocess.CompletedProces
 
 
 def dask_missing() -> bool:
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        return True
-    return False
+    import importlib.util
+    return importlib.util.find_spec("distributed") is None
 
 
 @pytest.mark.parametrize("backend", [
