@@ -4,6 +4,7 @@ is left behind.  A real SIGINT to a real ``rulerun`` process."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -38,6 +39,18 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def cpu_seconds(pids) -> float:
+    """The processor time the processes ``pids`` have used."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def interrupted(args: list, workers_expected: int) -> subprocess.CompletedProcess:
     """Run ``rulerun ARGS``, wait until its workers are up, press Ctrl-C."""
     p = subprocess.Popen([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT, text=True,
@@ -47,7 +60,8 @@ def interrupted(args: list, workers_expected: int) -> subprocess.CompletedProces
         deadline = time.monotonic() + 60
         while len(children(p.pid)) < workers_expected and time.monotonic() < deadline:
             time.sleep(0.1)
-        time.sleep(1.5)  # some work done
+        while cpu_seconds(children(p.pid)) < 5 and time.monotonic() < deadline:  # some work done
+            time.sleep(0.1)
         kids = children(p.pid)
         assert len(kids) >= workers_expected
         p.send_signal(signal.SIGINT)
