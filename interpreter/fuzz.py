@@ -55,9 +55,10 @@ from .game import Game, load
 from .record import game_record
 from .runtime import RuleError
 
-KINDS = ("dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash", "seat", "unused")
+KINDS = ("example", "dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash", "seat",
+         "unused")
 # The kinds judged on the whole run, with no one game to replay.
-RUN_KINDS = ("seat", "unused")
+RUN_KINDS = ("example", "seat", "unused")
 # After the prefix, the rest of a game is played by one of these policies:
 # uniform at random; or, 99 times in 100, the first, the last, or the same
 # choice as the step before (players who insist find endless loops).
@@ -371,7 +372,7 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
     if time_limit is not None:
         fz.deadline = t0 + time_limit
     skip = set(KINDS) - set(kinds)
-    findings = []
+    findings = example_findings(fz.game(())) if "example" not in skip else []
     while not fz.out_of_time:
         result = fz.search(frozenset(skip))
         if result is None:
@@ -407,6 +408,15 @@ def run_findings(seats: SeatLog, never: list, games: int, players: int, skip) ->
         out += [Finding("unused", f"{what} in {games} games (a dead rule, or one that needs other parameters: "
                         "--vary them)", players, {}, 0, [], where) for what, where in never]
     return out
+
+
+def example_findings(game) -> list:
+    """An ``example`` finding for each expectation of the rules' examples
+    that does not hold (:mod:`interpreter.examples`), with no trace to replay."""
+    from .examples import run_examples
+
+    return [Finding("example", f'"{r.text}": {why}', r.players, {}, 0, [], where)
+            for r in run_examples(game) for where, why in r.failures]
 
 
 def assert_no_findings(path, **kwargs) -> Report:

@@ -1,6 +1,6 @@
 """The declarations of a rules file (game, players, parameters, cards, zones,
 variables, functions, actions, setup, play, outcome, invariants, triggers,
-achievements) as AST nodes; :mod:`rulelang.ast` re-exports them with the
+achievements, examples) as AST nodes; :mod:`rulelang.ast` re-exports them with the
 expressions and statements."""
 
 from __future__ import annotations
@@ -217,6 +217,42 @@ class Heuristic:
     the greedy bot (higher is better); the score when a file has none."""
     var: str
     value: object
+    span: Span = _span()
+
+
+@node
+class Expect:
+    """One line of an example's expectations: ``kind`` is "true" (``value``
+    holds), "legal" / "illegal" (``action(*args)`` is, or is not, a legal
+    choice for player ``value``), "scores" (``value`` is the list of
+    scores) or "winners" (``value``, a player or a list of players, wins)."""
+    kind: str
+    value: object
+    action: str | None = None
+    args: tuple = ()
+    span: Span = _span()
+
+
+@node
+class Setting:
+    """``with NAME = VALUE`` in an example: a parameter's value there."""
+    name: str
+    value: object
+    span: Span = _span()
+
+
+@node
+class Example:
+    """``example "TEXT":``: ``body``, statements run from the start of a
+    game before its setup (for ``players`` seats, with the parameters
+    ``params``: :class:`Setting` nodes), and among them the
+    expectations (:class:`Expect`, also listed in ``expects``), each
+    checked where it stands."""
+    text: str
+    players: int | None
+    params: tuple
+    body: tuple
+    expects: tuple
     span: Span = _span()
 
 

@@ -241,6 +241,39 @@ class _Builder:
     def achievement_line(self, meta, c):
         return A.Achievement(_strip(c[0]), c[1], span=self._span(meta))
 
+    def example_decl(self, meta, c):
+        players = None
+        params, body = [], []
+        for x in c[1:]:
+            if isinstance(x, tuple) and x and x[0] == "players":
+                players = x[1]
+            elif isinstance(x, A.Setting):
+                params.append(x)
+            else:
+                body.append(x)
+        expects = tuple(x for x in body if isinstance(x, A.Expect))
+        return A.Example(_strip(c[0]), players, tuple(params), tuple(body), expects, span=self._span(meta))
+
+    def example_players(self, meta, c):
+        return ("players", _int(c[0], self.file))
+
+    def example_with(self, meta, c):
+        return A.Setting(str(c[0]), c[1], span=self._tspan(c[0]))
+
+    def expect_true(self, meta, c):
+        return A.Expect("true", c[0], span=self._span(meta))
+
+    def expect_legal(self, meta, c):
+        legality, action, *args, player = c
+        args = tuple(x for x in args if x is not None)
+        return A.Expect(str(legality), player, str(action), args, span=self._span(meta))
+
+    def expect_scores(self, meta, c):
+        return A.Expect("scores", c[0], span=self._span(meta))
+
+    def expect_winners(self, meta, c):
+        return A.Expect("winners", c[1], span=self._span(meta))
+
     def setup_decl(self, meta, c):
         return A.Setup(c[0], span=self._span(meta))
 

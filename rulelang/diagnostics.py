@@ -177,6 +177,7 @@ CODES = {
     "RL116": "bad value",
     "RL117": "a hidden card chosen by name",
     "RL118": "bad variant (extends, override)",
+    "RL119": "bad example (its players, parameters, statements or expectations)",
     # static checks of the compiled machine (warnings; interpreter/static.py)
     "RL201": "a choice that can never be reached",
     "RL205": "a variable that never changes decides a condition",

@@ -14,7 +14,7 @@ variant is merged into it, in the base's order:
   parameter's default value.
 - ``override DECL`` replaces the base's declaration of the same kind and
   name (a parameter or option, enum, zone, variable, function, action; a
-  trigger by its event, card and zone; ``game``, ``players``, ``card
+  trigger by its event, card and zone; an example by its text; ``game``, ``players``, ``card
   attributes``, ``deck``, ``setup``, ``play``, ``outcome`` and
   ``achievements``, of which a file has one).  ``override cards:`` replaces
   the rows of the cards it names, and leaves the others.
@@ -165,6 +165,8 @@ def key_of(item) -> tuple | None:
     if t is A.Trigger:
         card = item.card.value if isinstance(item.card, A.StrLit) else None
         return ("Trigger", item.event, card, item.zone)
+    if t is A.Example:
+        return ("Example", item.text)
     return None
 
 
@@ -182,6 +184,8 @@ def describe(item) -> str:
             card = f'"{item.card.value}"' if isinstance(item.card, A.StrLit) else "a card"
             return f"the trigger when {card} enters {item.zone}"
         return "the trigger after every action" if item.event == "action" else "the trigger before every turn"
+    if t is A.Example:
+        return f'example "{item.text}"'
     return "this declaration"
 
 
@@ -241,6 +245,10 @@ def _unknown_override(decl, span: Span, items: list, base_file: str) -> Diagnost
         same = [key_of(it)[3] for it in items if isinstance(it, A.Trigger) and it.event == "enter"]
         return Diagnostic("RL118", f"cannot override {what}: the base ({base_file}) has no such trigger"
                           f"{did_you_mean(decl.zone or '', same)}", span)
+    if type(decl) is A.Example:
+        same = [it.text for it in items if isinstance(it, A.Example)]
+        return Diagnostic("RL118", f"cannot override {what}: the base ({base_file}) has no example of that text"
+                          f"{did_you_mean(decl.text, same)}", span)
     return Diagnostic("RL118", f"cannot override {what}: the base ({base_file}) has none; "
                       "leave out `override` to add it", span)
 

@@ -37,7 +37,7 @@ The package, one module per concern:
 - :mod:`.run`: ``run``;
 - :mod:`.session`: ``play``, saved as it goes and resumed;
 - :mod:`.simulate`: ``simulate``;
-- :mod:`.check`: ``check`` and ``params``;
+- :mod:`.check`: ``check``, ``params`` and ``test``;
 - :mod:`.search`: ``fuzz``, ``replay`` and ``explore``;
 - :mod:`.diff`: ``diff``;
 - :mod:`.compare`: ``compare``.
@@ -49,7 +49,7 @@ Importing the command modules registers their commands on ``cli``.
 from __future__ import annotations
 
 # importing the command modules registers their commands on cli
-from .check import check_cmd, params_cmd
+from .check import check_cmd, params_cmd, test_cmd
 from .compare import compare_cmd
 from .diff import diff_cmd
 from .common import make_agents, play
@@ -63,7 +63,7 @@ from .simulate import simulate_cmd
 __all__ = ["cli", "main", "make_agents", "play", "DefaultCommandGroup", "PROG", "DEFAULT_COMMAND",
            "DEFAULT_MAX_ACTIONS", "CONTEXT_SETTINGS", "RULES_FILE", "game_options", "max_actions_option",
            "check_cmd", "params_cmd", "run_cmd", "play_cmd", "simulate_cmd", "fuzz_cmd", "replay_cmd",
-           "explore_cmd", "diff_cmd", "compare_cmd"]
+           "explore_cmd", "diff_cmd", "compare_cmd", "test_cmd"]
 
 
 def main(argv=None):

@@ -188,3 +188,38 @@ def lsp_cmd():
     except ImportError as e:
         raise _usage_error(str(e)) from None
     main()
+
+
+@cli.command("test")
+@click.argument("file", type=RULES_FILE)
+@click.option("--set", "params", metavar="NAME=VALUE", multiple=True, callback=_parse_sets,
+              help="Run the examples with a parameter or option set (repeatable); an example's own "
+                   "`with` lines still win.")
+def test_cmd(file, params):
+    """Run the examples a rules file declares (its `example` blocks).
+
+    Each example builds a position with statements, then states what must
+    hold there: a condition, the scores, the winners, whether an action is
+    legal.  Prints one line per example, and under a failing one each
+    expectation that does not hold, with its FILE:LINE:COL.  Exits 0 when
+    every example holds, 1 when one fails (or the file declares none).
+
+    \b
+    Examples:
+      rulerun test games/emu_ranchers.rules
+      rulerun test games/emu_ranchers.rules --set upkeep=20
+    """
+    from ..examples import run_examples
+
+    game = _load_game(file, params)
+    results = run_examples(game)
+    if not results:
+        raise _Failure(f"{file} declares no example (see docs/language.md, section 2.16)", 1)
+    for r in results:
+        click.echo(f"{'ok  ' if r.passed else 'FAIL'} {r.text}  ({r.where})")
+        for where, why in r.failures:
+            click.echo(f"       {where}: {why}")
+    failed = sum(not r.passed for r in results)
+    if failed:
+        raise _Failure(f"{_plural(failed, 'example')} of {len(results)} failed", 1, quiet=True)
+    click.echo(f"{_plural(len(results), 'example')} passed")

@@ -347,6 +347,15 @@ class FlowCompiler:
     def s_Pass(self, s):
         pass
 
+    def s_Expect(self, s):
+        """An example's expectation, checked where it stands (see
+        :mod:`interpreter.examples`, which sets ``Machine.on_expect``)."""
+        i = next(k for k, (e, _) in enumerate(self.m.expectations) if e is s)
+
+        def check(st):
+            st.m.on_expect(st, i)
+        self.emit(EXEC, check, None, s.span)
+
     def s_If(self, s):
         span = s.span
         ends = []

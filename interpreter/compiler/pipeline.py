@@ -7,6 +7,7 @@ from rulelang.checker import CheckedGame
 
 from ..machine import Machine
 from .actions import ActionCompiler
+from .examples import compile_expectations
 from .expressions import Expressions
 from .flow import FlowCompiler
 from .layout import Layout, compile_start
@@ -23,7 +24,10 @@ def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_play
 
 
 def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverage=False,
-                    check_invariants=False) -> Machine:
+                    check_invariants=False, example=None) -> Machine:
+    """The machine for ``params``.  With ``example`` (an :class:`A.Example`),
+    its statements are the whole flow (no setup, no decision) and its
+    expectations are compiled into ``m.expectations``."""
     m = Machine()
     m.explicit_chance = explicit_chance
     m.title = g.title or g.file
@@ -46,8 +50,10 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     # 3. the flow: setup then play, then the end
     check_invariants = check_invariants and (any(inv.always for inv in g.invariants) or any(
         z.capacity is not None for z in g.zones.values()))
+    if example is not None:  # before the flow, which checks each where it stands
+        m.expectations = compile_expectations(example, exprs, action_defs)
     flow = FlowCompiler(g, m, exprs, action_defs, coverage, check_invariants)
-    flow.compile(g.setup, g.play)
+    flow.compile((), example.body) if example is not None else flow.compile(g.setup, g.play)
     m.flow_slots = tuple(sorted(flow.flow_slots))
     # 4. the outcome
     o = g.outcome

@@ -11,6 +11,7 @@ from .. import ast as A
 from ..diagnostics import Diagnostic, Span
 from .actions import ActionChecks
 from .declarations import DeclarationChecks
+from .examples import ExampleChecks
 from .expressions import ExpressionChecks
 from .model import CheckedGame
 from .scope import Scope
@@ -18,7 +19,7 @@ from .statements import StatementChecks
 from .triggers import TriggerChecks
 
 
-class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, ExpressionChecks):
+class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, ExpressionChecks, ExampleChecks):
     """One check of one module: the mixins, one per concern, combined."""
 
     # ------------------------------------------------------------ entry
@@ -82,6 +83,8 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
             # "me" in an invariant: the player to move where it is checked
             self.expect(self.expr(inv.cond, Scope(), {"turn": True}), "bool", inv.cond, "an invariant")
             self.g.invariants.append(inv)
+        for ex in by_type.get(A.Example, []):
+            self.check_example(ex)
         self.check_action_cycles()
         self.check_can_cycles()
         for name, a in self.g.actions.items():

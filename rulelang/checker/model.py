@@ -96,6 +96,7 @@ class CheckedGame:
     checker: object = None  # the Checker, kept to check extra expressions later
     source: object = None  # the rules text it was read from (a RulesText: its bases' too), if from a file
     invariants: list = attrs.Factory(list)  # A.Invariant
+    examples: list = attrs.Factory(list)  # A.Example
     triggers: list = attrs.Factory(list)  # A.Trigger, in declaration order
     trigger_slots: dict = attrs.Factory(dict)  # id(trigger) -> (card slot, owner slot or None)
     achievements: A.Achievements | None = None
