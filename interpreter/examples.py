@@ -3,8 +3,9 @@ docs/language.md 2.16): ``rulerun test`` shows each one's result, and the
 fuzzer reports a failing one as an ``example`` finding.
 
 An example starts a game for its player count (the fewest by default) with
-the game's parameters and its own ``with`` values, before any setup: every
-card in play lies in the first shared pile.  Its statements run as the
+the game's parameters and its own ``with`` values, before any setup (every
+card in play lies in the first shared pile), or after the game's setup for
+``example "TEXT" after setup:``.  Its statements run as the
 whole flow (triggers fire as in play), and each expectation is evaluated
 where it stands, on the position the statements before it made:
 
@@ -15,8 +16,8 @@ where it stands, on the position the statements before it made:
   there, as if P were to choose it now (its parameters' domains and its
   requires);
 - ``expect scores [...]``: the outcome's scores, seat by seat;
-- ``expect winner P`` / ``expect winners [...]``: who wins if the game ends
-  there (the outcome and its tie-breaks).
+- ``expect winner P`` / ``expect winners [...]`` / ``expect nobody wins``:
+  who wins if the game ends there (the outcome and its tie-breaks).
 
 Nothing here is specific to a game.
 """
@@ -64,7 +65,7 @@ def run_example(game, ex: A.Example) -> ExampleResult:
         return ExampleResult(ex.text, str(ex.span), n, ((str(ex.span), str(getattr(err, "message", err))),))
     failures = []
 
-    def on_expect(st, i):
+    def on_expect(st, i, stop=False):
         expect, parts = m.expectations[i]
         work, search = m.work_left, m.search_left
         try:
@@ -77,10 +78,14 @@ def run_example(game, ex: A.Example) -> ExampleResult:
             m.work_left, m.search_left = work, search
         if failure is not None:
             failures.append((str(expect.span), failure))
+            if stop:  # an action that is not legal is not taken: the example stops here
+                raise _Stopped
 
     m.on_expect = on_expect
     try:
         st = m.new_state(0, n)
+    except _Stopped:
+        return ExampleResult(ex.text, str(ex.span), n, tuple(failures))
     except RuleError as err:
         failures.append((str(err.span or ex.span), f"a statement failed: {err.message}"))
         return ExampleResult(ex.text, str(ex.span), n, tuple(failures))
@@ -89,10 +94,14 @@ def run_example(game, ex: A.Example) -> ExampleResult:
     return ExampleResult(ex.text, str(ex.span), n, tuple(failures))
 
 
+class _Stopped(Exception):
+    """A ``do`` of an action that is not legal: the example goes no further."""
+
+
 def _failure(g, m, st, expect: A.Expect, parts) -> str | None:
     """Why ``expect`` does not hold in ``st`` (None if it does)."""
     m.work_left, m.search_left = MAX_WORK, MAX_SEARCH
-    text = _source(g, expect.value) if expect.kind not in ("legal", "illegal") else None
+    text = _source(g, expect.value) if expect.kind == "true" else None
     if expect.kind == "true":
         whole, left, right = parts
         if whole(st):

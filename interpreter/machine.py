@@ -99,7 +99,7 @@ class Machine(MachineViews, MachineChecks):
         self.flow_slots = ()
         self.invariants = []  # (closure, message, span): checked at decision points
         self.expectations = []  # an example's machine: (Expect, closures) (interpreter/examples.py)
-        self.on_expect = None  # (state, index in expectations) -> None: called where an expectation stands
+        self.on_expect = None  # (state, index in expectations, stop) -> None: called where an expectation stands
         self.invariant_reads = []  # for each: (zone instances, reads card vars, reads cells/faces) if that is all, or None
         self._hold_plan = None  # the two lists Machine.invariants_hold goes through, made on first use
         self.records = []  # (name, doc, type, V index, per player): the game's record

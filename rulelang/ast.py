@@ -313,5 +313,6 @@ class Turn:
 from .ast_decls import (  # noqa: E402,F401 - re-exported
     Game, Players, Param, Enum, AttrDef, Attrs, CardValue, CardRow, Cards, DeckWhere, DeckNamed,
     Deck, ZoneOpt, Zone, Var, TypedParam, Function, ActionParam, Action, Setup, Play, Outcome,
-    Invariant, Trigger, Achievement, Achievements, Heuristic, Expect, Setting, Example, Extends, ParamDefault,
+    Invariant, Trigger, Achievement, Achievements, Heuristic, Expect, Do, Setting, Example,
+    Extends, ParamDefault,
     Override, Module)

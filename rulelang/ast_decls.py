@@ -225,11 +225,20 @@ class Expect:
     """One line of an example's expectations: ``kind`` is "true" (``value``
     holds), "legal" / "illegal" (``action(*args)`` is, or is not, a legal
     choice for player ``value``), "scores" (``value`` is the list of
-    scores) or "winners" (``value``, a player or a list of players, wins)."""
+    scores) or "winners" (``value``, a player or a list of players, wins;
+    None: nobody wins)."""
     kind: str
     value: object
     action: str | None = None
     args: tuple = ()
+    span: Span = _span()
+
+
+@node
+class Do:
+    """``do ACTION(ARGS) by P`` in an example: P takes that action, its
+    effects run; ``check`` is the expectation that it is legal."""
+    check: object  # an Expect of kind "legal"
     span: Span = _span()
 
 
@@ -253,6 +262,7 @@ class Example:
     params: tuple
     body: tuple
     expects: tuple
+    after_setup: bool = False  # ``example "TEXT" after setup:``: the game's setup runs first
     span: Span = _span()
 
 

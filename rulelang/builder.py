@@ -244,15 +244,17 @@ class _Builder:
     def example_decl(self, meta, c):
         players = None
         params, body = [], []
-        for x in c[1:]:
+        after_setup = c[1] is not None
+        for x in c[2:]:
             if isinstance(x, tuple) and x and x[0] == "players":
                 players = x[1]
             elif isinstance(x, A.Setting):
                 params.append(x)
             else:
                 body.append(x)
-        expects = tuple(x for x in body if isinstance(x, A.Expect))
-        return A.Example(_strip(c[0]), players, tuple(params), tuple(body), expects, span=self._span(meta))
+        expects = tuple(x if isinstance(x, A.Expect) else x.check for x in body if isinstance(x, (A.Expect, A.Do)))
+        return A.Example(_strip(c[0]), players, tuple(params), tuple(body), expects, after_setup,
+                         span=self._span(meta))
 
     def example_players(self, meta, c):
         return ("players", _int(c[0], self.file))
@@ -273,6 +275,15 @@ class _Builder:
 
     def expect_winners(self, meta, c):
         return A.Expect("winners", c[1], span=self._span(meta))
+
+    def do_line(self, meta, c):
+        action, *args, player = c
+        args = tuple(x for x in args if x is not None)
+        span = self._span(meta)
+        return A.Do(A.Expect("legal", player, str(action), args, span=span), span=span)
+
+    def expect_nobody(self, meta, c):
+        return A.Expect("winners", None, span=self._span(meta))
 
     def setup_decl(self, meta, c):
         return A.Setup(c[0], span=self._span(meta))

@@ -26,7 +26,7 @@ def compile_expectations(example: A.Example, exprs, action_defs: dict) -> list:
                 else (None, None)
             out.append((e, (exprs.fn(v), *sides)))
         elif e.kind in ("scores", "winners"):
-            out.append((e, (exprs.fn(e.value),)))
+            out.append((e, (exprs.fn(e.value) if e.value is not None else (lambda st: []),)))
         else:
             out.append((e, (exprs.fn(e.value), action_defs[e.action], [exprs.fn(x) for x in e.args])))
     return out

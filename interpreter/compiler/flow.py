@@ -347,13 +347,35 @@ class FlowCompiler:
     def s_Pass(self, s):
         pass
 
-    def s_Expect(self, s):
+    def s_Do(self, s):
+        """An example's ``do ACTION(ARGS) by P``: checked to be legal (an
+        expectation), then P takes it: its parameters bound, its effects and
+        the after-action triggers run, as after a choice."""
+        check = s.check
+        self.s_Expect(check, stop=True)
+        ad = self.action_defs[check.action]
+        player = self.exprs.fn(check.value)
+        args = [(slot, self.exprs.fn(x)) for (slot, _, _), x in zip(ad.params, check.args)]
+        lets = ad.lets
+
+        def bind(st):
+            st.me = player(st)
+            for slot, f in args:
+                st.L[slot] = f(st)
+            for slot, f in lets:
+                st.L[slot] = f(st)
+        self.emit(EXEC, bind, None, s.span)
+        a = self.g.actions[check.action]
+        self.block(a.body[len(preamble(a)):])
+        self.triggers.after_action(s.span)
+
+    def s_Expect(self, s, stop=False):
         """An example's expectation, checked where it stands (see
         :mod:`interpreter.examples`, which sets ``Machine.on_expect``)."""
         i = next(k for k, (e, _) in enumerate(self.m.expectations) if e is s)
 
         def check(st):
-            st.m.on_expect(st, i)
+            st.m.on_expect(st, i, stop)
         self.emit(EXEC, check, None, s.span)
 
     def s_If(self, s):

@@ -53,7 +53,10 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     if example is not None:  # before the flow, which checks each where it stands
         m.expectations = compile_expectations(example, exprs, action_defs)
     flow = FlowCompiler(g, m, exprs, action_defs, coverage, check_invariants)
-    flow.compile((), example.body) if example is not None else flow.compile(g.setup, g.play)
+    if example is None:
+        flow.compile(g.setup, g.play)
+    else:
+        flow.compile(g.setup if example.after_setup else (), example.body)
     m.flow_slots = tuple(sorted(flow.flow_slots))
     # 4. the outcome
     o = g.outcome

@@ -57,6 +57,13 @@ class ExampleChecks(CheckerBase):
             if isinstance(st, A.Expect):
                 self.check_expect(st, scope)
                 continue
+            if isinstance(st, A.Do):
+                self.check_expect(st.check, scope)
+                a = self.g.actions.get(st.check.action)
+                if a is not None and any(isinstance(x, A.Choose) for x in walk(a.body)):
+                    self.err("RL119", f'action "{a.name}" asks a follow-up choice, which an example cannot '
+                             "answer: make the position with statements instead", st.span)
+                continue
             for x in walk(st):
                 if isinstance(x, (A.Turn, A.Simultaneous, A.Choose)):
                     self.err("RL119", "an example has no players to decide: build the position with "
@@ -70,6 +77,8 @@ class ExampleChecks(CheckerBase):
             self.expect(self.expr(e.value, scope, ctx), "bool", e.value, "an expectation")
         elif e.kind == "scores":
             self.expect(self.expr(e.value, scope, ctx), "list:int", e.value, "the expected scores")
+        elif e.kind == "winners" and e.value is None:  # expect nobody wins
+            return
         elif e.kind == "winners":
             t = self.expr(e.value, scope, ctx)
             seats = [e.value] if isinstance(e.value, A.IntLit) else list(e.value.items) \

@@ -216,3 +216,43 @@ def test_a_scoring_slip_breaks_a_rulebook_example(tmp_path):
     failed = [r for r in run_examples(load(write(tmp_path, slip, "emu.rules"))) if not r.passed]
     assert [r.text for r in failed] == ["the Crown, 9 and 8 of Suns lose 6 at the end of the year",
                                         "number cards totalling 15 lose 3, and 5 more with an Ace"]
+
+
+def test_do_takes_a_legal_action_and_stops_the_example_at_an_illegal_one(tmp_path):
+    [good, bad] = results(tmp_path, '''
+example "play the Four":
+  move "Four" to hand(0)
+  do play_card("Four") by 0
+  expect "Four" in table and played == 10
+
+example "the One cannot be played":
+  move "One" to hand(0)
+  do play_card("One") by 0
+  expect "One" in table
+''')
+    assert good.passed, good.failures
+    assert [why for _, why in bad.failures] == ['play_card("One") is not legal for player 1']  # and no more
+
+
+def test_after_setup_starts_from_the_game_s_setup_and_nobody_wins_is_an_expectation(tmp_path):
+    base = TINY.replace("play:\n  for p in players:\n    deal 1 from deck to hand(p)\n",
+                        "setup:\n  for p in players:\n    deal 1 from deck to hand(p)\nplay:\n")
+    base = base.replace("  then lowest size(hand(p))\n", "  nobody wins if played > 5\n")
+    [r, s] = results(tmp_path, '''
+example "one card each" after setup:
+  expect all(size(hand(p)) == 1 for p in players)
+  expect "Four" in hand(0)  # dealt from the top of the unshuffled deck
+  expect winner 0
+
+example "too many Fours":
+  set played = 6
+  expect nobody wins
+''', base)
+    assert r.passed and s.passed, (r.failures, s.failures)
+
+
+def test_an_action_with_a_follow_up_choice_cannot_be_done_in_an_example():
+    text = TINY.replace('  require c.rank > 1\n  move c to table\n', '  require c.rank > 1\n  move c to table\n  choose play_card\n')
+    _, diags = rulelang.check(rulelang.parse(text + '\nexample "x":\n  do play_card("Two") by 0\n  expect played == 0\n',
+                                             "tiny.rules")[0])
+    assert any(d.code == "RL119" and "follow-up choice" in d.message for d in diags)
