@@ -213,6 +213,12 @@ def test_the_finding_replays(name):
             left = [int(x) - 1 for x in re.findall(r"\d+", finding.message.split(" never ")[0])]
             assert left and all(reached[s] == 0 for s in left) and sum(reached) > 0, reached
         return
+    if kind == "example":
+        # no trace: the example itself fails, run again on its own
+        from interpreter.examples import run_examples
+        got = [(where_line(w, name), f'"{r.text}": {why}') for r in run_examples(game) for w, why in r.failures]
+        assert got == [(marked_line(name), finding.message)] and actions == []
+        return
     if kind == "rule_error":
         # the trace ends with the action whose effects fail
         state, bad = replay(game, finding.players, finding.seed, actions[:-1])
