@@ -64,8 +64,10 @@ def run_example(game, ex: A.Example) -> ExampleResult:
     except (ParamError, RuleError) as err:
         return ExampleResult(ex.text, str(ex.span), n, ((str(ex.span), str(getattr(err, "message", err))),))
     failures = []
+    reached = set()
 
     def on_expect(st, i, stop=False):
+        reached.add(i)
         expect, parts = m.expectations[i]
         work, search = m.work_left, m.search_left
         try:
@@ -91,6 +93,9 @@ def run_example(game, ex: A.Example) -> ExampleResult:
         return ExampleResult(ex.text, str(ex.span), n, tuple(failures))
     if not st.done:  # pragma: no cover - the checker refuses a choice in an example
         failures.append((str(ex.span), "its statements stopped at a decision"))
+    # an expectation the flow never came to says nothing: the game ended first
+    failures += [(str(e.span), "never checked: the game ended before this line (an `end game` in the rules)")
+                 for i, (e, _) in enumerate(m.expectations) if i not in reached]
     return ExampleResult(ex.text, str(ex.span), n, tuple(failures))
 
 

@@ -256,3 +256,15 @@ def test_an_action_with_a_follow_up_choice_cannot_be_done_in_an_example():
     _, diags = rulelang.check(rulelang.parse(text + '\nexample "x":\n  do play_card("Two") by 0\n  expect played == 0\n',
                                              "tiny.rules")[0])
     assert any(d.code == "RL119" and "follow-up choice" in d.message for d in diags)
+
+
+def test_an_expectation_the_game_ended_before_is_a_failure_not_a_pass(tmp_path):
+    base = TINY.replace("  set played += 10\n", "  set played += 10\n  end game\n")
+    [r] = results(tmp_path, '''
+example "after the Four, nothing":
+  expect played == 0
+  move "Four" to table
+  expect played == 10
+''', base)
+    assert [why for _, why in r.failures] == [
+        "never checked: the game ended before this line (an `end game` in the rules)"]
