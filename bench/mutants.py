@@ -7,7 +7,8 @@
 For each game in ``games/``, makes mutants of its rules file, each one small
 change to one line of rules code (an action, a function, ``setup``,
 ``play`` or ``outcome``; never a comment, a string, the cards table, the
-deck or a declaration, except the ``players`` line):
+deck or a declaration, except the ``players`` line; never an ``example``,
+which is the rules' oracle, as a test suite is a program's):
 
 - ``delete-effect``: delete a ``move``/``set``/``deal``/``shuffle``/``swap``
   statement (replaced by ``pass`` when it is the only statement of its block,
