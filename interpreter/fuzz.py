@@ -368,11 +368,12 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
     fz = _Fuzzer(path, players, examples, max_actions, vary, seed, params, progress, check_cycles,
                  vary_small, fixed)
     import hypothesis  # noqa: F401 - loaded here, not within the first search's time
+    skip = set(KINDS) - set(kinds)
+    # the rules' examples: each compiles a game of its own, like the loading, before the clock
+    findings = example_findings(fz.game(())) if "example" not in skip else []
     t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
     if time_limit is not None:
         fz.deadline = t0 + time_limit
-    skip = set(KINDS) - set(kinds)
-    findings = example_findings(fz.game(())) if "example" not in skip else []
     while not fz.out_of_time:
         result = fz.search(frozenset(skip))
         if result is None:
