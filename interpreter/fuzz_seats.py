@@ -36,9 +36,14 @@ class SeatLog:
         self.sites = {}  # (machine id, site) -> (where, "choose a, b, ...")
         self.machines = {}  # id -> machine, to name the offered actions
         self.actions = {}  # (machine id, site action uid) -> (choice, action name)
-        self.runs = {}  # (player count, choice) -> the most decisions one seat made there in a row
-        self.last = None  # (choice, seat) of the decision before, and how many in a row
-        self.run = 0
+        self.runs = {}  # (player count, choice) -> the most decisions one seat made in a row
+        # What record() counts, step by step, before _fold() names it: kept to
+        # a few dictionary updates a step (the fuzzer calls it at every one).
+        self._taken = {}  # (player count, seat, machine, site action uid) -> times
+        self._offered = {}  # (player count, seat, machine) -> uids offered
+        self._runs = {}  # (player count, machine, site) -> the most decisions one seat made in a row
+        self.last = None  # (machine, site, seat) of the decision before
+        self.run = 0  # ... and how many in a row
 
     def game(self, players: int) -> None:
         self.games[players] = self.games.get(players, 0) + 1
@@ -46,47 +51,70 @@ class SeatLog:
 
     def record(self, state, a) -> None:
         """A decision of the seat to move: the action it took (and, from the
-        state's legal actions, what it was offered).  Called at every step
-        of the fuzzer: kept to a few dictionary updates."""
-        me = state.me
-        key = (state.n, me)
-        entry = self.seats.get(key)
-        if entry is None:
-            entry = self.seats[key] = [0, {}, {}, set()]
-        entry[0] += 1
+        state's legal actions, what it was offered)."""
         m = state.m
-        known = self.actions.get((id(m), a[0]))
-        if known is None:
-            known = self.actions[(id(m), a[0])] = self._action(m, a[0])
-        where, name = known
-        sites, taken = entry[1], entry[2]
-        sites[where] = sites.get(where, 0) + 1
-        taken[name] = taken.get(name, 0) + 1
+        n, me = state.n, state.me
+        key = (n, me, m, a[0])
+        taken = self._taken
+        taken[key] = taken.get(key, 0) + 1
         legal = state._legal
         if legal is not None:
-            entry[3].update(map(_first, legal))
-        if self.last == (where, me):
+            seat = key[:3]
+            offered = self._offered.get(seat)
+            if offered is None:
+                offered = self._offered[seat] = set()
+            offered.update(map(_first, legal))
+        site = m.site_actions[a[0]].site
+        now = (m, site, me)
+        if now == self.last:
             self.run += 1
-            if self.run > self.runs.get((state.n, where), 0):
-                self.runs[(state.n, where)] = self.run
         else:
-            self.last = (where, me)
+            self.last = now
             self.run = 1
-            if (state.n, where) not in self.runs:
-                self.runs[(state.n, where)] = 1
+        at = (n, m, site)
+        if self.run > self._runs.get(at, 0):
+            self._runs[at] = self.run
+
+    def _fold(self) -> None:
+        """Name what record() counted: per seat, the choices reached and the
+        actions taken and offered; per choice, the longest run of one seat."""
+        for (n, me, m, uid), times in self._taken.items():
+            where, name = self._action(m, uid)
+            entry = self.seats.get((n, me))
+            if entry is None:
+                entry = self.seats[(n, me)] = [0, {}, {}, set()]
+            entry[0] += times
+            entry[1][where] = entry[1].get(where, 0) + times
+            entry[2][name] = entry[2].get(name, 0) + times
+        for (n, me, m), uids in self._offered.items():
+            self.machines.setdefault(id(m), m)
+            self.seats.setdefault((n, me), [0, {}, {}, set()])[3].update(uids)
+        for (n, m, site), run in self._runs.items():
+            where = self._site(m, site)
+            if run > self.runs.get((n, where), 0):
+                self.runs[(n, where)] = run
+        self._taken, self._offered, self._runs = {}, {}, {}
+
+    def _site(self, m, site) -> tuple:
+        """(where, "choose a, b, ...") of a choice of machine ``m``."""
+        key = (id(m), site)
+        if key not in self.sites:
+            sas = m.sites[site]
+            self.sites[key] = (str(sas[0].site_span), "choose " + ", ".join(x.action.name for x in sas))
+        self.machines.setdefault(id(m), m)
+        return self.sites[key]
 
     def _action(self, m, uid) -> tuple:
         """(choice, action name) of a site action: the choice as (where, "choose a, b, ...")."""
-        sa = m.site_actions[uid]
-        site = (id(m), sa.site)
-        if site not in self.sites:
-            self.sites[site] = (str(sa.site_span), "choose " + ", ".join(x.action.name for x in m.sites[sa.site]))
-        if site[0] not in self.machines:
-            self.machines[site[0]] = m
-        return self.sites[site], sa.action.name
+        known = self.actions.get((id(m), uid))
+        if known is None:
+            sa = m.site_actions[uid]
+            known = self.actions[(id(m), uid)] = (self._site(m, sa.site), sa.action.name)
+        return known
 
     def taken(self) -> dict:
         """Action name -> times played, over every seat and player count."""
+        self._fold()
         out = {}
         for entry in self.seats.values():
             for name, n in entry[2].items():
@@ -103,11 +131,13 @@ class SeatLog:
     def portable(self) -> dict:
         """What was logged, as plain data (the offered actions by name), for :meth:`absorb`
         in another process."""
+        self._fold()
         seats = {k: [v[0], dict(v[1]), dict(v[2]), self.offered(v)] for k, v in self.seats.items()}
         return {"games": dict(self.games), "runs": dict(self.runs), "seats": seats}
 
     def absorb(self, data: dict) -> None:
         """Add another run's log (:meth:`portable`) to this one."""
+        self._fold()
         for n, g in data["games"].items():
             self.games[n] = self.games.get(n, 0) + g
         for k, r in data["runs"].items():
@@ -123,6 +153,7 @@ class SeatLog:
 
     def report(self) -> list:
         """Per player count and seat: decisions, choices reached, actions offered and taken."""
+        self._fold()
         out = []
         for (n, seat), (decisions, sites, taken, _) in sorted(self.seats.items()):
             out.append({"players": n, "seat": seat + 1, "decisions": decisions,
@@ -132,6 +163,7 @@ class SeatLog:
 
     def findings(self) -> list:
         """[(players, message, where)] for each seat left out (see the module doc)."""
+        self._fold()
         out = []
         single = {}  # choice -> {player count: (the seat that reaches it, most decisions in a row there)}
         for n, games in sorted(self.games.items()):
