@@ -10,6 +10,7 @@ from __future__ import annotations
 from lark import Tree
 
 from . import ast as A
+from .builder_examples import ExampleBuilder
 from .diagnostics import Diagnostic, Span
 from .syntax_errors import _tok_span
 
@@ -36,7 +37,7 @@ def _int(tok, file) -> int:
     return int(digits or "0")
 
 
-class _Builder:
+class _Builder(ExampleBuilder):
     """Lark tree -> AST.  Each method receives the node's meta and its children.
     (Not a lark ``Transformer``: its per-node wrappers cost more than the
     building itself.)"""
@@ -240,50 +241,6 @@ class _Builder:
 
     def achievement_line(self, meta, c):
         return A.Achievement(_strip(c[0]), c[1], span=self._span(meta))
-
-    def example_decl(self, meta, c):
-        players = None
-        params, body = [], []
-        after_setup = c[1] is not None
-        for x in c[2:]:
-            if isinstance(x, tuple) and x and x[0] == "players":
-                players = x[1]
-            elif isinstance(x, A.Setting):
-                params.append(x)
-            else:
-                body.append(x)
-        expects = tuple(x if isinstance(x, A.Expect) else x.check for x in body if isinstance(x, (A.Expect, A.Do)))
-        return A.Example(_strip(c[0]), players, tuple(params), tuple(body), expects, after_setup,
-                         span=self._span(meta))
-
-    def example_players(self, meta, c):
-        return ("players", _int(c[0], self.file))
-
-    def example_with(self, meta, c):
-        return A.Setting(str(c[0]), c[1], span=self._tspan(c[0]))
-
-    def expect_true(self, meta, c):
-        return A.Expect("true", c[0], span=self._span(meta))
-
-    def expect_legal(self, meta, c):
-        legality, action, *args, player = c
-        args = tuple(x for x in args if x is not None)
-        return A.Expect(str(legality), player, str(action), args, span=self._span(meta))
-
-    def expect_scores(self, meta, c):
-        return A.Expect("scores", c[0], span=self._span(meta))
-
-    def expect_winners(self, meta, c):
-        return A.Expect("winners", c[1], span=self._span(meta))
-
-    def do_line(self, meta, c):
-        action, *args, player = c
-        args = tuple(x for x in args if x is not None)
-        span = self._span(meta)
-        return A.Do(A.Expect("legal", player, str(action), args, span=span), span=span)
-
-    def expect_nobody(self, meta, c):
-        return A.Expect("winners", None, span=self._span(meta))
 
     def setup_decl(self, meta, c):
         return A.Setup(c[0], span=self._span(meta))
