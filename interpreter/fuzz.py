@@ -50,15 +50,17 @@ from .compiler import ParamError
 from .fuzz_game import _action_texts, _Found, _results, play_game, replay, Staller
 from .fuzz_params import game_with, small_parameters, strategies
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
+from .fuzz_deal import same_deal
 from .fuzz_seats import SeatLog
 from .game import Game, load
 from .record import game_record
 from .runtime import RuleError
 
-KINDS = ("example", "dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism", "crash", "seat",
-         "unused")
+KINDS = ("example", "same_deal", "dead_state", "endless", "cycle", "invariant", "rule_error", "nondeterminism",
+         "crash", "seat", "unused")
 # The kinds judged on the whole run, with no one game to replay.
-RUN_KINDS = ("example", "seat", "unused")
+RUN_KINDS = ("example", "same_deal", "seat", "unused")
+ONCE_KINDS = ("example", "same_deal")  # judged once per run, before the search (the first batch of several)
 # After the prefix, the rest of a game is played by one of these policies:
 # uniform at random; or, 99 times in 100, the first, the last, or the same
 # choice as the step before (players who insist find endless loops).
@@ -371,6 +373,12 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
     skip = set(KINDS) - set(kinds)
     # the rules' examples: each compiles a game of its own, like the loading, before the clock
     findings = example_findings(fz.game(())) if "example" not in skip else []
+    if "same_deal" not in skip:
+        for n in fz.counts:
+            message = same_deal(fz.game(()), n)
+            if message is not None:
+                findings.append(Finding("same_deal", message, n, {}, 0, []))
+                break
     t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
     if time_limit is not None:
         fz.deadline = t0 + time_limit

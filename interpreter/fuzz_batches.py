@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from .fuzz import KINDS, RUN_KINDS, fuzz, run_findings
+from .fuzz import KINDS, ONCE_KINDS, RUN_KINDS, fuzz, run_findings
 from .fuzz_report import Report
 from .fuzz_seats import SeatLog
 
@@ -44,9 +44,9 @@ def fuzz_in_batches(path, workers: int = 1, cluster: str | None = None, examples
     sizes = [min(EXAMPLES_PER_BATCH, total - k) for k in range(0, total, EXAMPLES_PER_BATCH)]
     parallel = max(1, workers)
     share = None if time_limit is None else time_limit * parallel / len(sizes)
-    # the rules' examples do not depend on the seed: the first batch runs them (merge_reports)
+    # the rules' examples and the deal do not depend on the seed: the first batch judges them
     jobs = [(str(path), dict(kwargs, examples=size, seed=seed * 1000 + k, time_limit=share,
-                             kinds=tuple(x for x in kinds if k == 0 or x != "example")))
+                             kinds=tuple(x for x in kinds if k == 0 or x not in ONCE_KINDS)))
             for k, size in enumerate(sizes)]
     start = time.perf_counter()
     reports = []
@@ -89,8 +89,8 @@ def merge_reports(path: str, reports: list, seconds: float, skip=()) -> Report:
     merged.seat_log = seats.portable()
     fewest = min((s["players"] for s in merged.seats), default=1)
     merged.findings += run_findings(seats, merged.never, merged.games, fewest, set(skip))
-    # every batch ran the rules' examples alike: the first one's say
-    merged.findings[:0] = [f for f in (reports[0].findings if reports else []) if f.kind == "example"]
+    # judged by the first batch alone (fuzz_in_batches)
+    merged.findings[:0] = [f for f in (reports[0].findings if reports else []) if f.kind in ONCE_KINDS]
     return merged
 
 

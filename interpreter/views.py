@@ -227,3 +227,18 @@ def _card_text(c) -> str:
     return c if c is not None else "?"
 
 
+def card_names(content):
+    """The card names in an observed place (None for each card not seen), however nested."""
+    if content is None:
+        yield None
+    elif isinstance(content, str):
+        yield content
+    elif isinstance(content, dict):  # a card with its variables, or a grid's cell
+        card = content.get("card")
+        if isinstance(card, dict):
+            yield from card_names(card)
+        else:
+            yield card
+    elif isinstance(content, (list, tuple)):
+        for x in content:
+            yield from card_names(x)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..views import card_names
+
 
 # The most legal actions a decision may offer: the size of the action space.
 # The four games offer at most about 150 (Hens: a hand times the open cells).
@@ -113,23 +115,6 @@ class TensorLayout:
         for cell in seen:
             grid[cell] = 1
         views["moves"][:] = moves
-
-
-def card_names(content):
-    """The card names in an observed place (None for each card not seen), however nested."""
-    if content is None:
-        yield None
-    elif isinstance(content, str):
-        yield content
-    elif isinstance(content, dict):  # a card with its variables, or a grid's cell
-        card = content.get("card")
-        if isinstance(card, dict):
-            yield from card_names(card)
-        else:
-            yield card
-    elif isinstance(content, (list, tuple)):
-        for x in content:
-            yield from card_names(x)
 
 
 __all__ = ["legal_actions", "DEFAULT_MAX_LEGAL", "TensorLayout", "card_names"]
