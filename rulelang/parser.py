@@ -49,7 +49,10 @@ KEYWORDS = _grammar_keywords()
 # things so (hens, fox_in_the_henhouse: zone deck; emu_ranchers: player var
 # score; fox_in_the_henhouse: the card attribute from; desplumados: let
 # order).  The grammar reads each as a keyword only in its own place.
-SOFT_KEYWORDS = frozenset({"deck", "from", "order", "score"})
+# The words of examples are soft too: keywords only at the head of an
+# example's line (a function may be named scores, a variable legal).
+SOFT_KEYWORDS = frozenset({"deck", "from", "order", "score", "example", "expect", "legal", "illegal", "scores",
+                           "by", "do"})
 # The keywords a declaration may not name (RL005).  Those that are built-in
 # names too ("players", "card", "bottom") are left to the checker, which
 # refuses to redefine a built-in name (RL102).

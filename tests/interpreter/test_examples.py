@@ -268,3 +268,19 @@ example "after the Four, nothing":
 ''', base)
     assert [why for _, why in r.failures] == [
         "never checked: the game ended before this line (an `end game` in the rules)"]
+
+
+def test_the_words_of_examples_remain_free_as_names(tmp_path):
+    """example, expect, legal, scores, by, do: keywords only at the head of an
+    example's line, so a file may name its own things so."""
+    text = TINY.replace('var played: int = 0\n', 'var played: int = 0\nvar legal: bool = true\nvar by: int = 0\n'
+                        'function scores(p: player) = total(p) + by\n')
+    [r] = results(tmp_path, '''
+example "soft words":
+  move "Two" to hand(0)
+  expect by == 0 and scores(1) == 1 and legal
+  set by = 2
+  expect illegal play_card("Two") by 1
+  expect legal play_card("Two") by 0
+''', text)
+    assert r.passed, r.failures
