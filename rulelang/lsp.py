@@ -23,6 +23,7 @@ try:
 except ImportError as err:  # pragma: no cover - the extra is missing
     raise ImportError("the language server needs pygls: pip install 'rulelang[lsp]'") from err
 
+from . import ast as A
 from .checker.model import RESERVED
 from .parser import KEYWORDS
 from .symbols import SymbolIndex
@@ -168,6 +169,15 @@ def symbols(ls, params: T.DocumentSymbolParams):
         where = _location(decl).range
         out.append(T.DocumentSymbol(name=decl.name, detail=decl.kind, range=where, selection_range=where,
                                     kind=_SYMBOL_KIND.get(decl.kind, T.SymbolKind.Variable)))
+    # the file's examples (docs/language.md, 2.16), by their text
+    for it in getattr(index.module, "items", ()):
+        if isinstance(it, A.Override):
+            it = it.item
+        if isinstance(it, A.Example) and it.span.file == index.path:
+            start = T.Position(it.span.line - 1, it.span.column - 1)
+            where = T.Range(start, T.Position(it.span.line - 1, it.span.column - 1 + len("example")))
+            out.append(T.DocumentSymbol(name=f'example "{it.text}"', detail="example", range=where,
+                                        selection_range=where, kind=T.SymbolKind.Event))
     return out
 
 

@@ -128,6 +128,10 @@ def test_hover_definition_references_symbols_and_completion():
     assert set(words) == {"barnyard"} and len(refs) == sum(len(re.findall(r"\bbarnyard\b", c)) for c in code)
     names = {s.name for s in symbols}
     assert {"barnyard", "place_hen", "rounds", "first"} <= names
+    examples = [s for s in symbols if s.detail == "example"]  # the outline lists the file's examples too
+    assert len(examples) == text.count("\nexample ") and \
+        'example "goal card 1: no coop scores 3, no flock larger than three costs 2"' in {s.name for s in examples}
+    assert all(text.split("\n")[s.range.start.line].startswith("example ") for s in examples)
     labels = {i.label for i in completion.items}
     assert {"barnyard", "place_hen", "zone", "neighbours"} <= labels
     assert "rounds in a game" in param_hover.contents.value
