@@ -308,20 +308,20 @@ class FlowCompiler:
             self.m.sites[site].append(sa)
             offered.append(sa)
             if sealed is None:
-                self.action_effects(sa, s.span)
+                self.action_effects(sa.action, s.span)
             jumps.append(self.emit(JMP, None, None, s.span))
         for j in jumps:
             self.code[j] = (JMP, len(self.code), None, s.span)
         return offered
 
-    def action_effects(self, sa, span):
-        """The effects of a site action, then the after-action triggers."""
-        a = self.g.actions[sa.action.name]
+    def action_effects(self, ad, span):
+        """The effects of an action (its :class:`ActionDef`), then the after-action triggers."""
+        a = self.g.actions[ad.name]
         body = a.body[len(preamble(a)):]
         if any(isinstance(x, (A.Choose, A.SetRandom, A.LetRandom, A.Shuffle)) for b in all_blocks(body) for x in b):
             # a choice or a chance step inside the action: its parameters and lets live across it
-            self.flow_slots.update(slot for slot, _, _ in sa.action.params)
-            self.flow_slots.update(slot for slot, _ in sa.action.lets)
+            self.flow_slots.update(slot for slot, _, _ in ad.params)
+            self.flow_slots.update(slot for slot, _ in ad.lets)
         self.block(body)
         self.triggers.after_action(span)
 
@@ -353,9 +353,8 @@ class FlowCompiler:
         the after-action triggers run, as after a choice."""
         check = s.check
         self.s_Expect(check, stop=True)
-        ad = self.action_defs[check.action]
-        player = self.exprs.fn(check.value)
-        args = [(slot, self.exprs.fn(x)) for (slot, _, _), x in zip(ad.params, check.args)]
+        player, ad, arg_fns = next(parts for e, parts in self.m.expectations if e is check)
+        args = [(slot, f) for (slot, _, _), f in zip(ad.params, arg_fns)]
         lets = ad.lets
 
         def bind(st):
@@ -365,9 +364,7 @@ class FlowCompiler:
             for slot, f in lets:
                 st.L[slot] = f(st)
         self.emit(EXEC, bind, None, s.span)
-        a = self.g.actions[check.action]
-        self.block(a.body[len(preamble(a)):])
-        self.triggers.after_action(s.span)
+        self.action_effects(ad, s.span)
 
     def s_Expect(self, s, stop=False):
         """An example's expectation, checked where it stands (see

@@ -90,7 +90,7 @@ def compile_simultaneous(flow, s):
     ends = []
     for sa in offered:
         jf = flow.emit(JF, lambda st, uid=sa.uid: st.L[uid_slot] == uid, None, span)
-        flow.action_effects(sa, span)
+        flow.action_effects(sa.action, span)
         ends.append(flow.emit(JMP, None, None, span))
         flow.patch(jf, len(flow.code))
     for j in ends:
