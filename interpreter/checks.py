@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import marshal
 from itertools import chain, repeat
+from operator import itemgetter
 
 from .runtime import MAX_WORK, RuleError
 
@@ -79,9 +80,11 @@ class MachineChecks:
         repeated position needs after every step.  (It tells a bool from an
         int and a list from a tuple, where the key does not: for a repeated
         position that can only mean a repeat not seen, never a false one.)"""
-        L = st.L
-        parts = [st.Z, st.V, st.C, list(map(L.__getitem__, self.flow_slots)), st.pc, st.me, st.chance_n,
-                 st.done]
+        flow = self._flow_values
+        if flow is None:  # the flow's own slots, read at C speed
+            slots = self.flow_slots
+            flow = self._flow_values = itemgetter(*slots) if slots else (lambda L: ())
+        parts = [st.Z, st.V, st.C, flow(st.L), st.pc, st.me, st.chance_n, st.done]
         if self.face_down:
             parts.append(st.F)
         if self.grid_instances:
@@ -93,11 +96,12 @@ class MachineChecks:
         except ValueError:  # pragma: no cover - a value marshal cannot write: the key, as bytes
             return repr(self.state_key(st)).encode()
 
-    def assert_invariants(self, st) -> None:
+    def assert_invariants(self, st, capacities=None) -> None:
         """Raise :class:`InvariantBroken` if an ``always invariant`` or a
         zone's capacity fails now (checked after every step when fuzzing;
         the other invariants hold between decisions, and are checked there
-        by broken_invariants)."""
+        by broken_invariants).  ``capacities``: the entries of
+        ``self.capacities`` the step could break (all of them by default)."""
         for f, message, span in self.always_invariants:
             try:
                 ok = f(st)
@@ -105,14 +109,16 @@ class MachineChecks:
                 raise InvariantBroken(f"invariant could not be evaluated: {_explain(err)}", span) from None
             if not ok:
                 raise InvariantBroken(message, span)
-        if self.capacities and not self.capacities_hold(st):
+        if capacities is None:
+            capacities = self.capacities
+        if capacities and not self.capacities_hold(st, capacities):
             message, span = self.broken_capacities(st)[0]
             raise InvariantBroken(message, span)
 
-    def capacities_hold(self, st) -> bool:
+    def capacities_hold(self, st, capacities=None) -> bool:
         """Is every zone within its capacity?  (The quick test; see broken_capacities.)"""
         Z, stride, n = st.Z, self.stride, st.n
-        for index, _, per_player, _, cap, _ in self.capacities:
+        for index, _, per_player, _, cap, _ in self.capacities if capacities is None else capacities:
             base = index * stride
             if max(map(len, Z[base:base + (n if per_player else 1)])) > cap:
                 return False
@@ -138,12 +144,9 @@ class MachineChecks:
         places as they were when it last held: while they are the same, it
         holds still, and is not evaluated again."""
         self.work_left = MAX_WORK
-        plan = self._hold_plan
-        if plan is None:  # (evaluated each time, kept while their places stay the same)
-            plan = self._hold_plan = (
-                [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None],
-                [(i, f, r[0], r[1], r[2]) for i, ((f, _, _), r) in enumerate(zip(self.invariants, self.invariant_reads))
-                 if r is not None])
+        plan = self._hold_plans.get(st.n)
+        if plan is None:
+            plan = self._hold_plans[st.n] = self._hold_plan(st.n)
         each, kept = plan
         try:
             if held is None:
@@ -153,17 +156,62 @@ class MachineChecks:
                 if not f(st):
                     return False
             if kept:
-                Z = st.Z
-                for i, f, places, card_vars, cells in kept:
-                    now = marshal.dumps(([Z[j] for j in places], st.C if card_vars else None,
-                                         (st.P, st.F) if cells else None), 2)
-                    if held.get(i) != now:
+                Z, C, P, F = st.Z, st.C, st.P, st.F
+                for key, f, places, card_vars, cells, deep in kept:
+                    # the places as they are (and the card variables, and the cells and faces
+                    # of their cards if read), against the copies kept when it last held:
+                    # compared at C speed
+                    now = list(map(Z.__getitem__, places))
+                    if card_vars:
+                        now.append(C)
+                    if cells:
+                        piles, rows = cells
+                        if not piles and not rows:  # perhaps any card's
+                            now += (P, F)
+                        else:
+                            cards = list(chain.from_iterable(map(Z.__getitem__, piles)))
+                            if rows:
+                                cards += chain.from_iterable(chain.from_iterable(map(Z.__getitem__, rows)))
+                            now += (list(map(P.__getitem__, cards)), list(map(F.__getitem__, cards)))
+                    if held.get(key) != now:
                         if not f(st):
                             return False
-                        held[i] = now
+                        held[key] = [list(map(list.copy, x)) if d else x.copy() for x, d in zip(now, deep)]
         except EVAL_ERRORS:
             return False
-        return not self.capacities or self.capacities_hold(st)
+        # a machine that checks them after each step that can fill a zone need not here
+        return not self.capacities or self.capacities_per_step or self.capacities_hold(st)
+
+    def _hold_plan(self, n: int) -> tuple:
+        """(the invariants evaluated each time, [(key, function, places,
+        reads card vars, (piles, rows of stacks) whose cells and faces it
+        reads or None, which of what is compared is a row of stacks)] of
+        those kept while their places stay the same): an invariant over
+        every seat is kept seat by seat."""
+        each, kept = [], []
+        stride = self.stride
+        for i, ((f, _, _), reads, seats) in enumerate(zip(self.invariants, self.invariant_reads,
+                                                          self.invariant_seats)):
+            if seats is not None:
+                body, slot, shared, own, card_vars, cells = seats
+                for q in range(n):
+                    places = shared + tuple(z * stride + q for z in own)
+                    kept.append(((i, q), _at_seat(body, slot, q), places, card_vars, cells))
+            elif reads is not None:
+                kept.append((i, f, reads[0], reads[1], reads[2]))
+            else:
+                each.append(f)
+        stacks = set(self.stack_instances)
+        out = []
+        for key, f, places, card_vars, cells in kept:
+            if cells == 1:  # the piles and the rows of stacks whose cards' cells and faces are compared
+                cells = (tuple(j for j in places if j not in stacks), tuple(j for j in places if j in stacks))
+            elif cells:  # every card's
+                cells = ((), ())
+            # what is copied deeply (a row of stacks: a list of lists)
+            deep = [j in stacks for j in places] + [False] * (card_vars + 2 * bool(cells))
+            out.append((key, f, places, card_vars, cells, deep))
+        return each, out
 
     def broken_invariants(self, st, declared_only=False, scores=True) -> list:
         """[(message, span)] for every invariant that does not hold: the
@@ -229,3 +277,11 @@ class MachineChecks:
             missing = [self.card_names[c] for c in st.inplay if c not in seen]
             out.append((f"cards lost: {', '.join(missing[:5])}", None))
         return out
+
+
+def _at_seat(body, slot, seat):
+    """``body`` evaluated with ``seat`` in ``slot``."""
+    def at_seat(st):
+        st.L[slot] = seat
+        return body(st)
+    return at_seat

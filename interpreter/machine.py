@@ -97,11 +97,14 @@ class Machine(MachineViews, MachineChecks):
         self.generated_sources = []
         self.cvar_initial = ()
         self.flow_slots = ()
+        self._flow_values = None  # L -> the values of the flow slots (position_bytes)
         self.invariants = []  # (closure, message, span): checked at decision points
         self.expectations = []  # an example's machine: (Expect, closures) (interpreter/examples.py)
         self.on_expect = None  # (state, index in expectations, stop) -> None: called where an expectation stands
         self.invariant_reads = []  # for each: (zone instances, reads card vars, reads cells/faces) if that is all, or None
-        self._hold_plan = None  # the two lists Machine.invariants_hold goes through, made on first use
+        self.invariant_seats = []  # for each: None, or checked seat by seat (see reads.seat_split):
+        # (the body's function, the seat's slot, instances read for all, zones read as the seat's, card vars, cells)
+        self._hold_plans = {}  # player count -> the two lists Machine.invariants_hold goes through
         self.records = []  # (name, doc, type, V index, per player): the game's record
         self.achievements = []  # (text, function, span), read with achievement_slot = the player
         self.achievement_slot = 0
@@ -112,6 +115,7 @@ class Machine(MachineViews, MachineChecks):
         self.work_left = MAX_WORK
         self.always_invariants = []  # (closure, message, span): checked after every step too
         self.capacities = []  # (zone index, name, per player, kind, capacity, span)
+        self.capacities_per_step = False  # checked after each step that can fill a zone (check_invariants)
         self.never_actions = []  # (action name, span of a require that is always false)
         self.branch_conds = {}  # id(condition function of a JF) -> its AST node (static checks)
         self.coverage_points = []  # (kind, what, span)

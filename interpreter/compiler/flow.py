@@ -9,6 +9,8 @@ runs of steps are then fused (:mod:`.fusion`).
 
 from __future__ import annotations
 
+from functools import partial
+
 from rulelang import ast as A
 from rulelang.checker import CheckedGame
 from rulelang.diagnostics import NO_SPAN
@@ -112,9 +114,25 @@ class FlowCompiler:
             if self.coverage == "lines":  # each statement counted, by its place in the file (rulerun diff)
                 self.probe("line", "", st.span)
             self.stmt(st)
-            if self.check_invariants and isinstance(st, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap,
-                                                         A.SetRandom, A.LetRandom)):
-                self.emit(EXEC, self.m.assert_invariants, None, st.span)
+            if self.check_invariants:
+                self.step_check(st)
+
+    def step_check(self, s) -> None:
+        """In a machine that checks invariants after each step: check, after
+        ``s``, the always invariants (if it changes anything) and the
+        capacities of the zones it can fill (those of its destination; all
+        of them when that is not known before play)."""
+        m = self.m
+        if isinstance(s, (A.Move, A.Deal)):
+            zone = destination_zone(self.g, s.dest)
+            caps = [c for c in m.capacities if zone is None or c[1] == zone]
+        elif isinstance(s, (A.Set, A.AugSet, A.Swap, A.SetRandom, A.LetRandom)):
+            caps = []  # a swap moves no card in or out of a place
+        else:
+            return
+        m.capacities_per_step = True
+        if caps or m.always_invariants:
+            self.emit(EXEC, partial(m.assert_invariants, capacities=caps), None, s.span)
 
     def stmt(self, s):
         method = getattr(self, "s_" + type(s).__name__, None)
@@ -478,3 +496,14 @@ class FlowCompiler:
         def leave(st):
             st.me = st.L[saved]
         self.emit(EXEC, leave, None, s.span)
+
+
+def destination_zone(g, dest):
+    """The name of the zone a move or a deal puts cards in, when the rules
+    say it by name (a pile, a row of stacks, one of its stacks), else None."""
+    while isinstance(dest, A.Index):
+        dest = dest.obj
+    r = g.res.get(id(dest))
+    if r is not None and r[0] == "zone":
+        return r[1]
+    return None

@@ -12,7 +12,7 @@ from .expressions import Expressions
 from .flow import FlowCompiler
 from .layout import Layout, compile_start
 from .params import resolve_params
-from .reads import nesting, zone_reads
+from .reads import nesting, seat_split, zone_reads
 from .tree import all_blocks, walk
 
 
@@ -47,7 +47,29 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     actions = ActionCompiler(exprs, m, layout.has_copies)
     for name, a in g.actions.items():
         action_defs[name] = actions.compile_action(a)
-    # 3. the flow: setup then play, then the end
+    # 3. invariants: declared ones, then the zones' capacities (before the flow, which checks
+    # them after each step in a machine that checks invariants)
+    for inv in g.invariants:
+        entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)
+        m.invariants.append(entry)
+        # the places it reads, if that is all and it costs more to evaluate than to compare them:
+        # see Machine.invariants_hold
+        costly = nesting(g, inv.cond) >= 2 or any(isinstance(x, A.Call) and x.func == "all_cards"
+                                                  for x in walk(inv.cond))
+        reads = zone_reads(g, inv.cond) if costly else None
+        m.invariant_reads.append(None if reads is None else (
+            tuple(z * m.stride + p for z in sorted(reads[0]) for p in range(m.stride)), reads[1], reads[2]))
+        split = seat_split(g, inv.cond) if reads is not None else None
+        m.invariant_seats.append(None if split is None else (
+            exprs.fn(split[0]), split[1], tuple(z * m.stride + p for z in sorted(split[2]) for p in range(m.stride)),
+            tuple(sorted(split[3])), split[4], split[5]))
+        if inv.always:
+            m.always_invariants.append(entry)
+    for z in g.zones.values():
+        if z.capacity is not None:
+            cap = z.capacity if isinstance(z.capacity, int) else params[z.capacity]
+            m.capacities.append((z.index, z.name, z.per_player, z.kind, cap, z.span))
+    # 4. the flow: setup then play, then the end
     check_invariants = check_invariants and (any(inv.always for inv in g.invariants) or any(
         z.capacity is not None for z in g.zones.values()))
     if example is not None:  # before the flow, which checks each where it stands
@@ -58,7 +80,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     else:
         flow.compile(g.setup if example.after_setup else (), example.body)
     m.flow_slots = tuple(sorted(flow.flow_slots))
-    # 4. the outcome
+    # 5. the outcome
     o = g.outcome
     m.outcome_slot = g.outcome_slot
     m.outcome_span = o.span
@@ -72,23 +94,6 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         m.heuristic_span = g.heuristic.span
         m.heuristic_fn = exprs.fn(g.heuristic.value, frozen=True)
     m.frozen_memo = exprs.frozen_memo
-    # 5. invariants: declared ones, then the zones' capacities
-    for inv in g.invariants:
-        entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)
-        m.invariants.append(entry)
-        # the places it reads, if that is all and it costs more to evaluate than to compare them:
-        # see Machine.invariants_hold
-        costly = nesting(g, inv.cond) >= 2 or any(isinstance(x, A.Call) and x.func == "all_cards"
-                                                  for x in walk(inv.cond))
-        reads = zone_reads(g, inv.cond) if costly else None
-        m.invariant_reads.append(None if reads is None else (
-            tuple(z * m.stride + p for z in sorted(reads[0]) for p in range(m.stride)), reads[1], reads[2]))
-        if inv.always:
-            m.always_invariants.append(entry)
-    for z in g.zones.values():
-        if z.capacity is not None:
-            cap = z.capacity if isinstance(z.capacity, int) else params[z.capacity]
-            m.capacities.append((z.index, z.name, z.per_player, z.kind, cap, z.span))
     # 6. the game's record: counters, flags and achievements
     records = [(v, name, layout.var_index[name], False) for name, v in g.vars.items() if v.record]
     records += [(v, name, layout.pvar_base[name], True) for name, v in g.player_vars.items() if v.record]

@@ -1,7 +1,7 @@
 """What an expression reads of the state, when that is only zones.
 
 ``zone_reads(g, e)`` gives ``(zone indices, reads card variables, reads
-cells or faces)`` for an expression that reads nothing of the state but the
+cells or faces: 0 no, 1 of the places' cards, 2 of any card)`` for an expression that reads nothing of the state but the
 cards of some zones and, perhaps, card variables, the cells of grid cards
 and the face-down flags (through the user functions it calls as well); for
 anything else (a variable, ``me``, ``can``, the turns...) it gives None.  The fuzzer uses it to check a declared invariant again only
@@ -30,13 +30,34 @@ class _GiveUp(Exception):
 
 def zone_reads(g, e):
     """``(frozenset of zone indices, reads card variables, reads cells or
-    faces)`` or None (see the module doc)."""
+    faces: 0, 1 or 2)`` or None (see the module doc)."""
     walker = _Reads(g)
     try:
         walker.expr(e, frozenset())
     except _GiveUp:
         return None
-    return frozenset(walker.zones), walker.card_vars, walker.cells
+    return frozenset(walker.zones), walker.card_vars, walker.cell_reads()
+
+
+def seat_split(g, e):
+    """For ``all(BODY for p in players)`` (no filter) whose BODY reads only
+    places: ``(BODY, p's slot, zone indices read for every seat, zone
+    indices read only as p's own, reads card variables, reads cells or
+    faces)``, else None.  Such an invariant holds when BODY holds for each
+    seat, and BODY at one seat reads only that seat's own places of the
+    second kind: a move in one player's places checks that player again."""
+    if not (isinstance(e, A.CallGen) and e.func == "all" and e.cond is None):
+        return None
+    it = g.res.get(id(e.iter))
+    if it is None or it[0] != "players":
+        return None
+    slot = g.res[id(e)]
+    walker = _Reads(g, seat_slots=frozenset({slot}))
+    try:
+        walker.expr(e.expr, frozenset({slot}))
+    except _GiveUp:
+        return None
+    return e.expr, slot, frozenset(walker.zones), frozenset(walker.seat_zones), walker.card_vars, walker.cell_reads()
 
 
 def nesting(g, e) -> int:
@@ -58,11 +79,14 @@ def nesting(g, e) -> int:
 
 
 class _Reads:
-    def __init__(self, g):
+    def __init__(self, g, seat_slots=frozenset()):
         self.g = g
+        self.seat_slots = seat_slots  # slots holding the seat: "zone(p)" with p in one reads only p's place
+        self.seat_zones = set()
         self.zones = set()
         self.card_vars = False
         self.cells = False  # a grid's cells (neighbours, cell_of) or a card's face-down flag
+        self.loose = False  # a card named in the rules, or all_cards(): not only the places' cards
         self.seen_functions = set()
 
     def expr(self, e, bound) -> None:
@@ -79,7 +103,10 @@ class _Reads:
             elif r[0] not in ("param", "member", "enum_all", "players", "player_count"):
                 raise _GiveUp  # a variable, me
             return
-        if isinstance(e, (A.IntLit, A.BoolLit, A.StrLit, A.SetLit)):
+        if isinstance(e, A.StrLit):  # a card, by name
+            self.loose = True
+            return
+        if isinstance(e, (A.IntLit, A.BoolLit, A.SetLit)):
             return
         if isinstance(e, A.Attr):
             if e.name in g.card_vars:
@@ -102,13 +129,18 @@ class _Reads:
         if isinstance(e, A.Call):
             r = g.res.get(id(e), ("",))
             if r[0] == "zone":
-                self.zones.add(g.zones[r[1]].index)
+                if e.args and self.is_seat(e.args[0]):
+                    self.seat_zones.add(g.zones[r[1]].index)
+                else:
+                    self.zones.add(g.zones[r[1]].index)
             elif r[0] == "func":
-                self.function(r[1])
+                self.function(r[1], frozenset(i for i, a in enumerate(e.args) if self.is_seat(a)))
             elif r[0] != "builtin" or e.func in _OPAQUE:
                 raise _GiveUp  # a player variable, or a helper that reads more
             elif e.func in _CELLS:
                 self.cells = True
+            elif e.func == "all_cards":
+                self.loose = True
             for a in e.args:
                 self.expr(a, bound)
             return
@@ -118,14 +150,31 @@ class _Reads:
             return
         raise _GiveUp
 
-    def function(self, name) -> None:
-        if name in self.seen_functions:
+    def cell_reads(self) -> int:
+        """0: no cell nor face is read; 1: those of the read places' cards
+        only; 2: perhaps those of any card."""
+        return 0 if not self.cells else 2 if self.loose else 1
+
+    def is_seat(self, e) -> bool:
+        """Is ``e`` the seat an invariant is split by (see seat_split)?"""
+        if not self.seat_slots or not isinstance(e, A.Name):
+            return False
+        r = self.g.res.get(id(e))
+        return r is not None and r[0] == "slot" and r[1] in self.seat_slots
+
+    def function(self, name, seat_args=frozenset()) -> None:
+        """Walk a user function's body; its parameters at ``seat_args`` hold the seat."""
+        if (name, seat_args) in self.seen_functions:
             return
-        self.seen_functions.add(name)
+        self.seen_functions.add((name, seat_args))
         f = self.g.functions[name]
         pslots, _ = self.g.func_slots[name]
         bound = frozenset(s for s, _ in pslots)
-        for let in f.lets:
-            self.expr(let.expr, bound)
-            bound = bound | {self.g.res[id(let)]}
-        self.expr(f.body, bound)
+        outer, self.seat_slots = self.seat_slots, frozenset(pslots[i][0] for i in seat_args)
+        try:
+            for let in f.lets:
+                self.expr(let.expr, bound)
+                bound = bound | {self.g.res[id(let)]}
+            self.expr(f.body, bound)
+        finally:
+            self.seat_slots = outer

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import rulelang
 from interpreter import load
-from interpreter.compiler.reads import nesting, zone_reads
+from interpreter.compiler.reads import nesting, seat_split, zone_reads
 from interpreter.fuzz import fuzz
 
 GAME = """\
@@ -100,12 +100,30 @@ def test_kept_checks_follow_each_game(tmp_path):
     assert m.invariants_hold(state, held)
     # of the three that read places only, the one with a generator in a generator (through
     # worth); the other two cost less to evaluate than to compare, and are evaluated each time
-    assert set(held) == {2}
+    # worth); the invariant is over every seat, and is kept seat by seat
+    assert set(held) == {(2, 0), (2, 1)}
     before = dict(held)
     state.apply_text("wait")  # a variable changes, no place does
     assert m.invariants_hold(state, held) and held == before
-    state.apply_text("take")
-    assert m.invariants_hold(state, held) and held != before
+    state.apply_text("take")  # player 2's hand changes, not player 1's
+    assert m.invariants_hold(state, held)
+    assert held[(2, 0)] == before[(2, 0)] and held[(2, 1)] != before[(2, 1)]
+
+
+def test_an_invariant_over_every_seat_is_split_by_seat(tmp_path):
+    _, g, conds = invariants(tmp_path)
+    hand = g.zones["hand"].index
+    body, slot, shared, own, card_vars, cells = seat_split(g, conds[2])
+    assert body is conds[2].expr and (shared, own, card_vars, cells) == (frozenset(), frozenset({hand}), True, False)
+    assert seat_split(g, conds[0]) is None  # not over the seats
+    assert seat_split(g, conds[4]) is None  # an "or" with a variable
+    assert seat_split(g, conds[5]) is None  # a player variable
+    # a place of another seat's than p's is read for every seat
+    path = tmp_path / "next.rules"
+    path.write_text(GAME.replace("sum(c.value for c in hand(p))", "sum(c.value for c in hand(next(p)))"))
+    g = rulelang.load_checked(str(path))
+    _, _, shared, own, _, _ = seat_split(g, g.invariants[2].cond)
+    assert (shared, own) == (frozenset({hand}), frozenset())
 
 
 def test_a_card_variable_that_changes_has_the_invariant_checked_again(tmp_path):
@@ -129,7 +147,7 @@ def test_an_invariant_on_a_grid_is_kept_with_its_cells_and_faces(tmp_path):
     game = load(root / "games" / "hens.rules")
     i = next(k for k, (_, msg, _) in enumerate(game.machine.invariants) if msg.startswith("next to a hen"))
     places, card_vars, cells = game.machine.invariant_reads[i]
-    assert places and cells and not card_vars
+    assert places and cells == 1 and not card_vars  # the cells and faces of its places' cards
     rule = "  require all(n.face_down or n.breed == c.breed or abs(n.number - c.number) == 1 " \
            "for n in neighbours(barnyard(me), x))\n"
     assert rule in text
@@ -138,3 +156,43 @@ def test_an_invariant_on_a_grid_is_kept_with_its_cells_and_faces(tmp_path):
     report = fuzz(path, players=2, examples=20, kinds=("invariant",))
     assert [f.message for f in report.findings] == \
         ["next to a hen, every hen shares its breed or is one number from it"], report.findings
+
+
+FACES = """\
+game "Faces"
+players 2
+cards:
+  "A"
+  "B"
+zone deck: pile, public
+zone yard: grid 3 by 3, per player, public
+zone far: pile, public
+invariant all(all(not x.face_down for x in far) for p in players) and not "A".face_down "A is never face down"
+action hide "hide":
+  move "A" face down to yard(me) at open_cells(yard(me))[0]
+action wait "wait":
+  move "B" to far
+play:
+  turn 0:
+    choose wait
+  turn 1:
+    choose hide
+outcome(p):
+  score 0
+"""
+
+
+def test_a_card_named_in_an_invariant_has_its_face_compared_wherever_it_lies(tmp_path):
+    """The invariant reads the pile far, and the face of "A", which is not
+    in far: a move that lays "A" face down elsewhere has it checked again."""
+    path = tmp_path / "faces.rules"
+    path.write_text(FACES)
+    g = rulelang.load_checked(str(path))
+    assert zone_reads(g, g.invariants[0].cond) == (frozenset({g.zones["far"].index}), False, 2)
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, held = state.m, {}
+    assert m.invariants_hold(state, held)
+    state.apply_text("wait")
+    assert m.invariants_hold(state, held)
+    state.apply_text("hide")
+    assert not m.invariants_hold(state, held)

@@ -134,6 +134,44 @@ def test_capacity_is_still_checked_after_every_statement(tmp_path):
     assert state.is_terminal
 
 
+CAPS = '''game "caps"
+players 2
+cards:
+  "A"
+  "B"
+  "C"
+zone deck: pile, public
+zone left: pile, public, capacity 1
+zone right: pile, public
+action to_right(c in deck) "right {c}":
+  move c to right
+action to_left(c in deck) "left {c}":
+  move c to left
+action to_either(c in deck) "either {c}":
+  move c to (if size(deck) > 10 then left else right)
+play:
+  turn 0:
+    choose to_right, to_left, to_either
+outcome(p):
+  score 0
+'''
+
+
+@pytest.mark.parametrize("text, broken", [("right C", None), ("left C", 3), ("either C", 2)])
+def test_a_move_checks_the_capacity_of_where_it_can_put_cards(tmp_path, text, broken):
+    """A move is followed by a check of its destination's capacity only; a
+    destination not known before play has every capacity checked."""
+    state = load(write(tmp_path, CAPS), check_invariants=True).new_state(1)
+    state.put(["A", "B"], "left")  # over its capacity, but not by a move of the rules
+    if broken is None:
+        state.apply_text(text)  # a move to the right cannot fill the left
+        assert state.zone_cards("right") == ["C"]
+        return
+    with pytest.raises(InvariantBroken) as info:
+        state.apply_text(text)
+    assert f"left holds {broken} cards, over its capacity of 1" in str(info.value)
+
+
 # ================================================================ records and achievements
 REC = '''game "rec"
 players 2
