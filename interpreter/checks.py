@@ -80,11 +80,12 @@ class MachineChecks:
         repeated position needs after every step.  (It tells a bool from an
         int and a list from a tuple, where the key does not: for a repeated
         position that can only mean a repeat not seen, never a false one.)"""
-        flow = self._flow_values
-        if flow is None:  # the flow's own slots, read at C speed
-            slots = self.flow_slots
-            flow = self._flow_values = itemgetter(*slots) if slots else (lambda L: ())
-        parts = [st.Z, st.V, st.C, flow(st.L), st.pc, st.me, st.chance_n, st.done]
+        getters = self._position_getters.get(st.n)
+        if getters is None:  # read at C speed: the places in use at this player count, the flow's slots
+            getters = self._position_getters[st.n] = (itemgetter(*self.live_instances(st.n)),
+                                                      itemgetter(*self.flow_slots) if self.flow_slots else _nothing)
+        places, flow = getters
+        parts = [places(st.Z), st.V, st.C, flow(st.L), st.pc, st.me, st.chance_n, st.done]
         if self.face_down:
             parts.append(st.F)
         if self.grid_instances:
@@ -95,6 +96,11 @@ class MachineChecks:
             return marshal.dumps(parts, 2)
         except ValueError:  # pragma: no cover - a value marshal cannot write: the key, as bytes
             return repr(self.state_key(st)).encode()
+
+    def live_instances(self, n: int) -> list:
+        """The zone instances a game of ``n`` players can put cards in: a
+        shared zone's first, a zone per player's first ``n`` (the others stay empty)."""
+        return [z.index * self.stride + p for z in self.zones for p in range(n if z.per_player else 1)]
 
     def assert_invariants(self, st, capacities=None) -> None:
         """Raise :class:`InvariantBroken` if an ``always invariant`` or a
@@ -136,82 +142,34 @@ class MachineChecks:
                     out.append((f"{name}{who} holds {size} {unit}, over its capacity of {cap}", span))
         return out
 
-    def invariants_hold(self, st, held=None) -> bool:
+    def invariants_hold(self, st, kept=None) -> bool:
         """Do the declared invariants and the capacities all hold?  The quick
         test of the fuzzer's every step; :meth:`broken_invariants` says which
-        fail, and why.  ``held`` (a dict kept through one game) remembers,
-        for each invariant that reads only places (and card variables), the
-        places as they were when it last held: while they are the same, it
-        holds still, and is not evaluated again."""
+        fail, and why.  ``kept`` (a :class:`interpreter.kept.Kept`, one per
+        game) remembers what the invariants that read only places (and card
+        variables, cells and faces) read when they last held: while that
+        stays the same, they hold still, and are not evaluated again."""
         self.work_left = MAX_WORK
-        plan = self._hold_plans.get(st.n)
-        if plan is None:
-            plan = self._hold_plans[st.n] = self._hold_plan(st.n)
-        each, kept = plan
         try:
-            if held is None:
+            if kept is None:
                 return all(f(st) for f, _, _ in self.invariants) and not (
                     self.capacities and self.broken_capacities(st))
+            plan = self._hold_plans.get(st.n)
+            if plan is None:
+                from .kept import KeptPlan
+                reads = [r is not None or s is not None for r, s in zip(self.invariant_reads, self.invariant_seats)]
+                plan = self._hold_plans[st.n] = (
+                    [f for (f, _, _), r in zip(self.invariants, reads) if not r], KeptPlan(self, st.n))
+            each, kept_plan = plan
             for f in each:
                 if not f(st):
                     return False
-            if kept:
-                Z, C, P, F = st.Z, st.C, st.P, st.F
-                for key, f, places, card_vars, cells, deep in kept:
-                    # the places as they are (and the card variables, and the cells and faces
-                    # of their cards if read), against the copies kept when it last held:
-                    # compared at C speed
-                    now = list(map(Z.__getitem__, places))
-                    if card_vars:
-                        now.append(C)
-                    if cells:
-                        piles, rows = cells
-                        if not piles and not rows:  # perhaps any card's
-                            now += (P, F)
-                        else:
-                            cards = list(chain.from_iterable(map(Z.__getitem__, piles)))
-                            if rows:
-                                cards += chain.from_iterable(chain.from_iterable(map(Z.__getitem__, rows)))
-                            now += (list(map(P.__getitem__, cards)), list(map(F.__getitem__, cards)))
-                    if held.get(key) != now:
-                        if not f(st):
-                            return False
-                        held[key] = [list(map(list.copy, x)) if d else x.copy() for x, d in zip(now, deep)]
+            if kept_plan.functions and not kept_plan.holds(st, kept):
+                return False
         except EVAL_ERRORS:
             return False
         # a machine that checks them after each step that can fill a zone need not here
         return not self.capacities or self.capacities_per_step or self.capacities_hold(st)
-
-    def _hold_plan(self, n: int) -> tuple:
-        """(the invariants evaluated each time, [(key, function, places,
-        reads card vars, (piles, rows of stacks) whose cells and faces it
-        reads or None, which of what is compared is a row of stacks)] of
-        those kept while their places stay the same): an invariant over
-        every seat is kept seat by seat."""
-        each, kept = [], []
-        stride = self.stride
-        for i, ((f, _, _), reads, seats) in enumerate(zip(self.invariants, self.invariant_reads,
-                                                          self.invariant_seats)):
-            if seats is not None:
-                body, slot, shared, own, card_vars, cells = seats
-                for q in range(n):
-                    places = shared + tuple(z * stride + q for z in own)
-                    kept.append(((i, q), _at_seat(body, slot, q), places, card_vars, cells))
-            elif reads is not None:
-                kept.append((i, f, reads[0], reads[1], reads[2]))
-            else:
-                each.append(f)
-        stacks = set(self.stack_instances)
-        out = []
-        for key, f, places, card_vars, cells in kept:
-            if cells == 1:  # the piles and the rows of stacks whose cards' cells and faces are compared
-                cells = (tuple(j for j in places if j not in stacks), tuple(j for j in places if j in stacks))
-            elif cells:  # every card's
-                cells = ((), ())
-            # what is copied deeply (a row of stacks: a list of lists)
-            deep = [j in stacks for j in places] + [False] * (card_vars + 2 * bool(cells))
-            out.append((key, f, places, card_vars, cells, deep))
-        return each, out
 
     def broken_invariants(self, st, declared_only=False, scores=True) -> list:
         """[(message, span)] for every invariant that does not hold: the
@@ -279,9 +237,5 @@ class MachineChecks:
         return out
 
 
-def _at_seat(body, slot, seat):
-    """``body`` evaluated with ``seat`` in ``slot``."""
-    def at_seat(st):
-        st.L[slot] = seat
-        return body(st)
-    return at_seat
+def _nothing(L) -> tuple:
+    return ()

@@ -70,7 +70,7 @@ PREFIX_STEPS = 400
 EXAMPLE_ACTIONS = 400
 EXAMPLE_GAMES = 8
 # Every so many games, one is played again to check that it comes out the same.
-REPLAY_EVERY = 10
+REPLAY_EVERY = 25
 # After a game that need not end is found, later games stop at four times the
 # longest game that ended by itself, and never sooner than this.
 ENDLESS_CAP_FLOOR = 200

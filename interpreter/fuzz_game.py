@@ -8,6 +8,7 @@ checked, and how often, is said in :func:`play_game`.
 from __future__ import annotations
 
 from .game import Game
+from .kept import Kept
 from .machine import InvariantBroken
 from .runtime import IllegalAction, RuleError
 
@@ -16,7 +17,7 @@ from .runtime import IllegalAction, RuleError
 MAX_REMEMBERED = 100_000
 # The engine's own checks of a position (see play_game) run every so many
 # steps, the scores at these steps.
-CHECK_EVERY = 4
+CHECK_EVERY = 16
 SCORE_STEPS = frozenset(16 ** k for k in range(1, 6)) | {0}
 
 
@@ -49,7 +50,7 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
             return actions, None
         raise _Found("invariant", err.message, _where(err.span)) from None
     seen = {}
-    held = {}  # the places each invariant read when it last held (Machine.invariants_hold)
+    held = Kept()  # what the invariants read when they last held (Machine.invariants_hold)
     step = 0
     m = state.m
     invariants = "invariant" not in skip

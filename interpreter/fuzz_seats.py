@@ -63,7 +63,10 @@ class SeatLog:
             offered = self._offered.get(seat)
             if offered is None:
                 offered = self._offered[seat] = set()
-            offered.update(map(_first, legal))
+            if legal[0][0] == legal[-1][0]:  # one action offered (its values listed in a row)
+                offered.add(legal[0][0])
+            else:
+                offered.update(map(_first, legal))
         site = m.site_actions[a[0]].site
         now = (m, site, me)
         if now == self.last:

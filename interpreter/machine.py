@@ -97,7 +97,7 @@ class Machine(MachineViews, MachineChecks):
         self.generated_sources = []
         self.cvar_initial = ()
         self.flow_slots = ()
-        self._flow_values = None  # L -> the values of the flow slots (position_bytes)
+        self._position_getters = {}  # player count -> (Z -> the places in use, L -> the flow slots' values)
         self.invariants = []  # (closure, message, span): checked at decision points
         self.expectations = []  # an example's machine: (Expect, closures) (interpreter/examples.py)
         self.on_expect = None  # (state, index in expectations, stop) -> None: called where an expectation stands

@@ -8,6 +8,7 @@ import rulelang
 from interpreter import load
 from interpreter.compiler.reads import nesting, seat_split, zone_reads
 from interpreter.fuzz import fuzz
+from interpreter.kept import Kept
 
 GAME = """\
 game "Reads"
@@ -93,21 +94,39 @@ def test_a_breach_is_found_though_the_places_were_the_same_before(tmp_path):
     assert finding.actions[-1].endswith("bump")
 
 
+def counted(state, kept):
+    """The kept invariants' functions, each wrapped to count its calls (a list of counts)."""
+    m = state.m
+    assert m.invariants_hold(state, kept)
+    plan = m._hold_plans[state.n][1]
+    calls = [0] * len(plan.functions)
+
+    def wrap(i, f):
+        def g(st):
+            calls[i] += 1
+            return f(st)
+        return g
+    plan.functions = [wrap(i, f) for i, f in enumerate(plan.functions)]
+    return calls
+
+
 def test_kept_checks_follow_each_game(tmp_path):
     path, _, _ = invariants(tmp_path)
     state = load(path, check_invariants=True).new_state(0, 2)
-    m, held = state.m, {}
-    assert m.invariants_hold(state, held)
+    m, kept = state.m, Kept()
     # of the three that read places only, the one with a generator in a generator (through
-    # worth); the other two cost less to evaluate than to compare, and are evaluated each time
-    # worth); the invariant is over every seat, and is kept seat by seat
-    assert set(held) == {(2, 0), (2, 1)}
-    before = dict(held)
+    # worth) is kept; the other two cost less to evaluate than to compare, and are evaluated
+    # each time.  It is over every seat, and is kept seat by seat: two functions
+    calls = counted(state, kept)
+    assert calls == [0, 0]
     state.apply_text("wait")  # a variable changes, no place does
-    assert m.invariants_hold(state, held) and held == before
+    assert m.invariants_hold(state, kept) and calls == [0, 0]
     state.apply_text("take")  # player 2's hand changes, not player 1's
-    assert m.invariants_hold(state, held)
-    assert held[(2, 0)] == before[(2, 0)] and held[(2, 1)] != before[(2, 1)]
+    assert m.invariants_hold(state, kept) and calls == [0, 1]
+    state.apply_text("take")
+    assert m.invariants_hold(state, kept) and calls == [1, 1]
+    # a new game's record starts again: every kept invariant is evaluated
+    assert m.invariants_hold(state, Kept()) and calls == [2, 2]
 
 
 def test_an_invariant_over_every_seat_is_split_by_seat(tmp_path):
@@ -129,12 +148,12 @@ def test_an_invariant_over_every_seat_is_split_by_seat(tmp_path):
 def test_a_card_variable_that_changes_has_the_invariant_checked_again(tmp_path):
     path, _, _ = invariants(tmp_path)
     state = load(path, check_invariants=True).new_state(0, 2)
-    m, held = state.m, {}
+    m, kept = state.m, Kept()
     for text in ("take", "take", "wait"):
         state.apply_text(text)
-        assert m.invariants_hold(state, held)
+        assert m.invariants_hold(state, kept)
     state.apply_text("bump")  # only a card variable changes: the places are as they were
-    assert not m.invariants_hold(state, held)
+    assert not m.invariants_hold(state, kept)
 
 
 def test_an_invariant_on_a_grid_is_kept_with_its_cells_and_faces(tmp_path):
@@ -190,9 +209,9 @@ def test_a_card_named_in_an_invariant_has_its_face_compared_wherever_it_lies(tmp
     g = rulelang.load_checked(str(path))
     assert zone_reads(g, g.invariants[0].cond) == (frozenset({g.zones["far"].index}), False, 2)
     state = load(path, check_invariants=True).new_state(0, 2)
-    m, held = state.m, {}
-    assert m.invariants_hold(state, held)
+    m, kept = state.m, Kept()
+    assert m.invariants_hold(state, kept)
     state.apply_text("wait")
-    assert m.invariants_hold(state, held)
+    assert m.invariants_hold(state, kept)
     state.apply_text("hide")
-    assert not m.invariants_hold(state, held)
+    assert not m.invariants_hold(state, kept)
