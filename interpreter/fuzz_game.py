@@ -12,8 +12,9 @@ from .kept import Kept
 from .machine import InvariantBroken
 from .runtime import IllegalAction, RuleError
 
-# Positions of one game remembered to find a repeated one: memory stays bounded
-# whatever --max-actions is; a longer game is still checked for every other kind.
+# Positions of one game remembered to find a repeated one (each as a hash of
+# its bytes, an int): memory stays bounded whatever --max-actions is; a longer
+# game is still checked for every other kind.
 MAX_REMEMBERED = 100_000
 # The engine's own checks of a position (see play_game) run every so many
 # steps, the scores at these steps.
@@ -81,12 +82,17 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                     raise _Found("rule_error", message, _where(span))
             return actions, state
         if cycles and step < MAX_REMEMBERED:
-            key = m.position_bytes(state)
+            # each position is remembered by a hash of its bytes, a small int: one that comes
+            # back is compared in full with the earlier one, replayed (two positions with one
+            # hash are not a cycle)
+            now = m.position_bytes(state)
+            key = hash(now)
             first = seen.get(key)
-            if first is not None:
+            if first is None:
+                seen[key] = step
+            elif _position_after(game, players, seed, actions[:first]) == now:
                 raise _Found("cycle", f"the position after action {first} came back after action {step}: "
                              "the players can repeat these moves forever", loop_from=first)
-            seen[key] = step
         if step >= max_actions:
             if "endless" in skip:
                 return actions, state
@@ -214,6 +220,13 @@ def _site_span(state):
         return state.m.code[state.pc][3]
     except (IndexError, AttributeError):  # pragma: no cover
         return None
+
+
+def _position_after(game: Game, players: int, seed: int, actions) -> bytes:
+    """The position (as Machine.position_bytes writes it) after these
+    actions of a game played from ``seed``."""
+    state, _ = replay(game, players, seed, actions)
+    return state.m.position_bytes(state)
 
 
 def replay(game: Game, players: int, seed: int, actions) -> tuple:

@@ -489,3 +489,16 @@ def test_a_replay_whose_actions_are_a_string_is_refused(tmp_path):
     path.write_bytes(_changed(actions="play Bishop on the left"))
     with pytest.raises(ReplayError):
         load_replay(path)
+
+
+def test_positions_with_one_hash_are_compared_in_full(monkeypatch):
+    """The fuzzer remembers each position by a hash of it: with every
+    position given the same hash, a position that comes back is still found
+    (compared in full with the earlier one, replayed), and positions that
+    only share a hash are not taken for a cycle."""
+    import interpreter.fuzz_game as fuzz_game
+    monkeypatch.setattr(fuzz_game, "hash", lambda b: 0, raising=False)
+    found = fuzz(rules_path("swap_meet"), players=2, examples=20, kinds=("cycle",))
+    assert [f.kind for f in found.findings] == ["cycle"], summary(found)
+    clean = fuzz(rules_path("swap_meet", True), players=2, examples=20, kinds=("cycle",))
+    assert clean.findings == [] and clean.games > 20, summary(clean)
