@@ -60,14 +60,16 @@ def main(argv=None) -> int:
     ap.add_argument("--examples", type=int, default=100, help="fuzz examples per run")
     ap.add_argument("--sim-games", type=int, default=100, help="random games per simulate run")
     ap.add_argument("--repeat", type=int, default=3, help="alternating repeats (the median is shown)")
-    ap.add_argument("--players", type=int, nargs="*", help="player counts (default: every count of each game)")
+    ap.add_argument("--players", type=int, nargs="*",
+                    help="player counts (default: every count of each game; counts a game does not allow are skipped)")
     ap.add_argument("--draw", action="store_true", help="let the fuzzer draw options and parameters, as by default")
     args = ap.parse_args(argv)
     print(f"{'game':22} {'players':>7} {'simulate/s':>11} {'fuzz/s':>9} {'ratio':>6}  findings")
     for name in args.games:
         path = ROOT / "games" / f"{name}.rules"
         game = load(path)
-        counts = args.players or range(game.min_players, game.max_players + 1)
+        counts = [n for n in args.players or range(game.min_players, game.max_players + 1)
+                  if game.min_players <= n <= game.max_players]  # counts the game does not allow: skipped
         for n in counts:
             sims, fuzzes, kinds = [], [], set()
             for r in range(args.repeat):
