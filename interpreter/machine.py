@@ -141,7 +141,7 @@ class Machine(MachineViews, MachineChecks):
         st.pc = 0
         st.done = False
         st.chance_n = 0
-        st.history = []
+        st._played = None  # (earlier, last action), see State.history
         st._legal = None
         st.V = []
         st.C = []

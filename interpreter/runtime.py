@@ -128,7 +128,7 @@ class State:
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
 
     __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "P", "F", "vis", "pc", "me", "rng", "done",
-                 "chance_n", "history", "_legal", "inplay")
+                 "chance_n", "_played", "_legal", "inplay")
 
     # ------------------------------------------------------------ basics
     @property
@@ -147,6 +147,19 @@ class State:
     @property
     def is_terminal(self) -> bool:
         return self.done
+
+    @property
+    def history(self) -> list:
+        """The actions played so far (chance outcomes too, in explicit
+        chance mode), first first: a new list.  A state keeps them as a
+        chain of pairs that its clones share, so a clone copies none."""
+        out = []
+        node = self._played
+        while node is not None:
+            node, action = node
+            out.append(action)
+        out.reverse()
+        return out
 
     @property
     def is_chance_node(self) -> bool:
@@ -174,7 +187,7 @@ class State:
         s.rng = self.rng
         s.done = self.done
         s.chance_n = self.chance_n
-        s.history = self.history[:]
+        s._played = self._played  # shared: a chain that only grows at its end
         s._legal = self._legal
         s.inplay = self.inplay
         return s
@@ -200,7 +213,7 @@ class State:
         if self.chance_n:
             if not isinstance(action, int) or not 0 <= action < self.chance_n:
                 raise IllegalAction(f"chance outcome {action!r} is not one of 0..{self.chance_n - 1}")
-            self.history.append(action)
+            self._played = (self._played, action)
             self.m.resolve_chance(self, action)
             self._legal = None
             self.m.run(self)
@@ -208,7 +221,7 @@ class State:
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
             raise IllegalAction(f"{action!r} is not a legal action here")
-        self.history.append(action)
+        self._played = (self._played, action)
         self._legal = None
         unseen = self.m.start_action(self, action)
         self.m.run(self)
