@@ -102,6 +102,13 @@ class MachineChecks:
         shared zone's first, a zone per player's first ``n`` (the others stay empty)."""
         return [z.index * self.stride + p for z in self.zones for p in range(n if z.per_player else 1)]
 
+    def capacities_checked(self, st, capacities) -> None:
+        """Raise :class:`InvariantBroken` if one of these zones (entries of
+        ``self.capacities``) holds more than its capacity."""
+        if not self.capacities_hold(st, capacities):
+            message, span = self.broken_capacities(st)[0]
+            raise InvariantBroken(message, span)
+
     def assert_invariants(self, st, capacities=None) -> None:
         """Raise :class:`InvariantBroken` if an ``always invariant`` or a
         zone's capacity fails now (checked after every step when fuzzing;
@@ -166,10 +173,12 @@ class MachineChecks:
                     return False
             if kept_plan.functions and not kept_plan.holds(st, kept):
                 return False
-        except EVAL_ERRORS:
+        except (*EVAL_ERRORS, RuleError):
             return False
-        # a machine that checks them after each step that can fill a zone need not here
-        return not self.capacities or self.capacities_per_step or self.capacities_hold(st)
+        # a machine that checks them after each step that can fill a zone need not here, save at a
+        # game's first check: the cards laid out in the first zone came there by no statement
+        first, kept.started = not kept.started, True
+        return not self.capacities or (self.capacities_per_step and not first) or self.capacities_hold(st)
 
     def broken_invariants(self, st, declared_only=False, scores=True) -> list:
         """[(message, span)] for every invariant that does not hold: the
@@ -184,6 +193,9 @@ class MachineChecks:
                 ok = f(st)
             except EVAL_ERRORS as err:
                 out.append((f"invariant could not be evaluated: {_explain(err)}", span))
+                continue
+            except RuleError as err:  # a helper's own error (the cell of a card not in a grid...)
+                out.append((f"invariant could not be evaluated: {err.message}", span))
                 continue
             if not ok:
                 out.append((message, span))

@@ -24,11 +24,12 @@ from .checks import EVAL_ERRORS
 class Kept:
     """What a game's kept invariants were last checked against."""
 
-    __slots__ = ("places", "C", "P", "F")
+    __slots__ = ("places", "C", "P", "F", "loc", "started")
 
     def __init__(self):
         self.places = None  # copies of the watched places (None: nothing checked yet)
-        self.C = self.P = self.F = None
+        self.C = self.P = self.F = self.loc = None
+        self.started = False  # has the game had its first check?
 
 
 class KeptPlan:
@@ -87,6 +88,8 @@ class KeptPlan:
                 todo.update(self.readers[k])
             if self.card_var_readers and st.C != kept.C:
                 todo.update(self.card_var_readers)
+            if self.any_cell_readers and st.loc != kept.loc:  # cell_of a card that left its grid...
+                todo.update(self.any_cell_readers)
             if self.cells and (st.P != kept.P or st.F != kept.F):
                 todo.update(self.any_cell_readers)
                 if self.place_cell_readers:
@@ -116,6 +119,8 @@ class KeptPlan:
             kept.C = st.C.copy()
         if self.cells:
             kept.P, kept.F = st.P.copy(), st.F.copy()
+        if self.any_cell_readers:
+            kept.loc = st.loc.copy()
         return True
 
 

@@ -118,21 +118,30 @@ class FlowCompiler:
                 self.step_check(st)
 
     def step_check(self, s) -> None:
-        """In a machine that checks invariants after each step: check, after
-        ``s``, the always invariants (if it changes anything) and the
-        capacities of the zones it can fill (those of its destination; all
-        of them when that is not known before play)."""
+        """In a machine that checks invariants after each step: after ``s``
+        (and the triggers it fired), if it changes anything, the always
+        invariants."""
         m = self.m
-        if isinstance(s, (A.Move, A.Deal)):
-            zone = destination_zone(self.g, s.dest)
-            caps = [c for c in m.capacities if zone is None or c[1] == zone]
-        elif isinstance(s, (A.Set, A.AugSet, A.Swap, A.SetRandom, A.LetRandom)):
-            caps = []  # a swap moves no card in or out of a place
-        else:
+        if m.always_invariants and isinstance(s, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap, A.SetRandom,
+                                                  A.LetRandom)):
+            self.emit(EXEC, partial(m.assert_invariants, capacities=()), None, s.span)
+
+    def checked(self, s) -> None:
+        """Right after a move, a deal or a swap (before the triggers it fires,
+        which may take the cards away again), in a machine that checks
+        invariants: the capacities of the zones it can fill (its
+        destination's; all of them when that is not known before play; none
+        for a swap, which moves no card in or out of a place)."""
+        if not self.check_invariants:
             return
+        m = self.m
         m.capacities_per_step = True
-        if caps or m.always_invariants:
-            self.emit(EXEC, partial(m.assert_invariants, capacities=caps), None, s.span)
+        if isinstance(s, A.Swap):
+            return
+        zone = destination_zone(self.g, s.dest)
+        caps = [c for c in m.capacities if zone is None or c[1] == zone]
+        if caps:
+            self.emit(EXEC, partial(m.capacities_checked, capacities=caps), None, s.span)
 
     def stmt(self, s):
         method = getattr(self, "s_" + type(s).__name__, None)
@@ -230,6 +239,7 @@ class FlowCompiler:
         triggers = self.triggers.for_destination(s.dest)
         if not triggers:
             self.emit(EXEC, move, None, s.span)
+            self.checked(s)
             return
         cards = self.new_slot()
         moving = cards_moved(self.exprs.t(s.what), self.exprs.fn(s.what), (STACK_SHIFT, STACK_MASK))
@@ -241,6 +251,7 @@ class FlowCompiler:
             move(st)
             st.L[cards] = tuple(c for c, was in zip(moved, before) if loc[c] != was)
         self.emit(EXEC, move_noting_cards, None, s.span)
+        self.checked(s)
         self.triggers.after_cards_enter(triggers, cards, s.span)
 
     def s_Swap(self, s):
@@ -248,6 +259,7 @@ class FlowCompiler:
         triggers = self.triggers.for_destination(None)  # either card may land anywhere
         if not triggers:
             self.emit(EXEC, swap, None, s.span)
+            self.checked(s)
             return
         cards = self.new_slot()
         a, b = self.exprs.fn(s.a), self.exprs.fn(s.b)
@@ -259,6 +271,7 @@ class FlowCompiler:
             # a card entered a zone if it changed places (x first, then y)
             st.L[cards] = tuple(c for c, was in zip((x, y), before) if st.loc[c] != was)
         self.emit(EXEC, swap_noting_cards, None, s.span)
+        self.checked(s)
         self.triggers.after_cards_enter(triggers, cards, s.span)
 
     def s_Reveal(self, s):
@@ -268,6 +281,7 @@ class FlowCompiler:
         triggers = self.triggers.for_destination(s.dest)
         if not triggers:
             self.emit(EXEC, effects.deal(s, self.exprs), None, s.span)
+            self.checked(s)
             return
         # one card at a time, each followed by the triggers it fires
         count, src = self.exprs.fn(s.count), self.exprs.fn(s.source)
@@ -286,6 +300,7 @@ class FlowCompiler:
             st.L[cards] = (one(st),)
             st.L[left] -= 1
         self.emit(EXEC, deal_card, None, s.span)
+        self.checked(s)
         self.triggers.after_cards_enter(triggers, cards, s.span)
         self.emit(JMP, top, None, s.span)
         self.patch(jf, len(self.code))

@@ -28,6 +28,16 @@ class _GiveUp(Exception):
     pass
 
 
+def _names_places(t) -> bool:
+    """Does a value of type ``t`` name cards or places (whose faces, cells
+    or cards may then be read wherever they are)?"""
+    if t is None:
+        return True
+    while t.startswith("list:"):
+        t = t[5:]
+    return t in ("card", "pile", "stack", "stacks", "grid")
+
+
 def zone_reads(g, e):
     """``(frozenset of zone indices, reads card variables, reads cells or
     faces: 0, 1 or 2)`` or None (see the module doc)."""
@@ -110,6 +120,8 @@ class _Reads:
             return
         if isinstance(e, A.Attr):
             if e.name in g.card_vars:
+                if _names_places(g.types.get(id(g.card_vars[e.name]))):
+                    raise _GiveUp  # a card or a place kept in a card variable: read wherever it lies
                 self.card_vars = True
             elif e.name == "face_down":
                 self.cells = True

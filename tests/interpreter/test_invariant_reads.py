@@ -4,6 +4,8 @@ invariant reads, and that a skipped check never hides a breach."""
 
 from __future__ import annotations
 
+import pytest
+
 import rulelang
 from interpreter import load
 from interpreter.compiler.reads import nesting, seat_split, zone_reads
@@ -215,3 +217,93 @@ def test_a_card_named_in_an_invariant_has_its_face_compared_wherever_it_lies(tmp
     assert m.invariants_hold(state, kept)
     state.apply_text("hide")
     assert not m.invariants_hold(state, kept)
+
+
+# ---------------------------------------------------------------- what a kept check must not miss
+def _kept_run(tmp_path, text, steps):
+    """Whether the kept check holds after each step, beside whether the
+    invariants really hold (broken_invariants): the two must agree."""
+    path = tmp_path / "k.rules"
+    path.write_text(text)
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, kept = state.m, Kept()
+    out = []
+    for step in (None, *steps):
+        if step is not None:
+            state.apply_text(step)
+        out.append((m.invariants_hold(state, kept), not m.broken_invariants(state, declared_only=True)))
+    return out
+
+
+PLACE_VARS = """\
+game "Place vars"
+players 2
+cards:
+  "A"
+  "B"
+  "C"
+zone deck: pile, public
+zone far: pile, public
+zone side: pile, public
+card var buddy: card = card
+card var home: pile = side
+INVARIANT
+action send "send":
+  move top(deck) to far
+action link "link":
+  set top(far).buddy = top(deck)
+action hide "hide":
+  move top(deck) face down to side
+action stash "stash":
+  move top(deck) to side
+play:
+  repeat 3 times:
+    turn 0:
+      choose send, link, hide, stash
+outcome(p):
+  score 0
+"""
+
+
+@pytest.mark.parametrize("invariant, steps", [
+    # a card kept in a card variable: its face is read where it lies, out of far
+    ('invariant all(all(not c.buddy.face_down for c in far) for p in players) "buddies face up"',
+     ("send", "link", "hide")),
+    # a pile kept in a card variable: its cards are read, though the invariant names no zone but far
+    ('invariant all(all(size(c.home) < 2 for c in far) for p in players) "homes hold one card"',
+     ("send", "stash", "stash")),
+])
+def test_a_card_or_a_place_in_a_card_variable_is_read_wherever_it_lies(tmp_path, invariant, steps):
+    checks = _kept_run(tmp_path, PLACE_VARS.replace("INVARIANT", invariant), steps)
+    assert checks[-1] == (False, False) and all(kept == real for kept, real in checks), checks
+
+
+def test_the_cell_of_a_named_card_that_leaves_its_grid_is_read_again(tmp_path):
+    text = """\
+game "Cell"
+players 2
+cards:
+  "A"
+  "B"
+zone deck: pile, public
+zone yard: grid 3 by 3, public
+zone far: pile, public
+invariant all(all(cell_of("A") == cell_of("A") for c in deck) for p in players) "A lies in the yard"
+action leave "leave":
+  move "A" to far
+play:
+  move "A" to yard at open_cells(yard)[0]
+  turn 0:
+    choose leave
+outcome(p):
+  score 0
+"""
+    path = tmp_path / "cell.rules"
+    path.write_text(text)
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, kept = state.m, Kept()
+    assert m.invariants_hold(state, kept)
+    state.apply_text("leave")  # cell_of("A") is now a rule error: the invariant cannot be evaluated
+    assert not m.invariants_hold(state, kept)
+    assert [msg for msg, _ in m.broken_invariants(state, declared_only=True)] == \
+        ["invariant could not be evaluated: A is not in a grid"]

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from interpreter import load
 from interpreter.fuzz import fuzz
+from interpreter.kept import Kept
 from interpreter.machine import InvariantBroken
 from interpreter.record import game_record
 from interpreter.runner import cli
@@ -170,6 +171,28 @@ def test_a_move_checks_the_capacity_of_where_it_can_put_cards(tmp_path, text, br
     with pytest.raises(InvariantBroken) as info:
         state.apply_text(text)
     assert f"left holds {broken} cards, over its capacity of 1" in str(info.value)
+
+
+def test_the_first_zone_over_its_capacity_at_the_start_is_found(tmp_path):
+    """The cards start in the first zone by no statement of the rules: the
+    game's first check looks at every capacity."""
+    text = CAPS.replace("zone deck: pile, public", "zone deck: pile, public, capacity 2")
+    state = load(write(tmp_path, text), check_invariants=True).new_state(1)
+    assert not state.m.invariants_hold(state, Kept())
+    report = fuzz(write(tmp_path, text, "start.rules"), players=2, examples=3, kinds=("invariant",))
+    assert [f.message for f in report.findings] == ["deck holds 3 cards, over its capacity of 2"]
+
+
+def test_a_capacity_is_checked_before_the_triggers_of_the_move(tmp_path):
+    """Two cards enter a hand of capacity 1; a trigger moves each away
+    again: the hand held two for a moment, which is over its capacity."""
+    text = CAPS.replace("zone right: pile, public", "zone right: pile, public\nzone hand: pile, per player, public, capacity 1")
+    text = text.replace("play:", "when c enters hand(p):\n  move c to right\naction grab \"grab two\":\n"
+                        "  move [deck[0], deck[1]] to hand(me)\nplay:").replace("to_either\n", "to_either, grab\n")
+    state = load(write(tmp_path, text), check_invariants=True).new_state(1)
+    with pytest.raises(InvariantBroken) as info:
+        state.apply_text("grab two")
+    assert "hand of player 1 holds 2 cards, over its capacity of 1" in str(info.value)
 
 
 # ================================================================ records and achievements
