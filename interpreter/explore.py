@@ -4,8 +4,9 @@
 
 The game is compiled with explicit chance nodes, so every shuffle position
 and random pick is an edge with its probability, not a draw from a seed.
-Positions are identified by :meth:`State.key` (zones, variables, where the
-flow stands); each is expanded once, breadth first.  Within the bound, this
+Positions are identified by their bytes (:meth:`Machine.position_bytes`:
+zones, variables, where the flow stands); each is expanded once, breadth
+first.  Within the bound, this
 proves that no reachable position is a dead state (not over, nobody can
 move) and reports the shortest path to any that is.  A game may declare a
 parameter that scales its deck down, so that a complete walk is feasible.
@@ -92,8 +93,15 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
         report.rule_errors.append((err.message, str(err.span) if err.span else None, []))
         report.seconds = time.perf_counter() - t0
         return report
-    parents = {root.key(): (None, None, 0)}  # key -> (parent key, step text, depth)
+    # key -> (parent key, step, depth); a step is (seat, action) or (None, chance outcome, its
+    # probability), written out only for a path a finding reports.  A position's key is its
+    # bytes (Machine.position_bytes): a few hundred bytes where a tuple of tuples takes thousands
+    position = root.m.position_bytes
+    parents = {position(root): (None, None, 0)}
     queue = deque([root])
+
+    def path(key) -> list:
+        return _path(parents, key, root)
     expanded = 0
     while queue:
         if len(parents) >= max_states and queue:
@@ -104,40 +112,40 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
             report.stopped_by = "max_memory"
             break
         st = queue.popleft()
-        key = st.key()
+        key = position(st)
         depth = parents[key][2]
         report.depth = max(report.depth, depth)
         if st.is_terminal:
             report.terminal += 1
             continue
         if st.is_chance_node:
-            moves = [(o, f"chance {o} (p={p:.4g})") for o, p in st.chance_outcomes()]
+            moves = [(o, (None, o, p)) for o, p in st.chance_outcomes()]
         else:
             try:
                 legal = st.legal_actions()
             except RuleError as err:
                 if len(report.rule_errors) < max_findings:
-                    report.rule_errors.append((err.message, str(err.span) if err.span else None,
-                                               _path(parents, key)))
+                    report.rule_errors.append((err.message, str(err.span) if err.span else None, path(key)))
                 continue
             if not legal:
                 if len(report.dead_states) < max_findings:
-                    report.dead_states.append(_path(parents, key))
+                    report.dead_states.append(path(key))
                 continue
-            moves = [(a, f"P{st.current_player + 1}: {st.action_text(a)}") for a in legal]
-        for move, text in moves:
+            seat = st.current_player
+            moves = [(a, (seat, a)) for a in legal]
+        for move, step in moves:
             child = st.clone()
             try:
                 child.apply(move)
             except RuleError as err:
                 if len(report.rule_errors) < max_findings:
                     report.rule_errors.append((err.message, str(err.span) if err.span else None,
-                                               _path(parents, key) + [text]))
+                                               path(key) + [_step_text(step, root)]))
                 continue
             report.edges += 1
-            ck = child.key()
+            ck = position(child)
             if ck not in parents:
-                parents[ck] = (key, text, depth + 1)
+                parents[ck] = (key, step, depth + 1)
                 queue.append(child)
         if progress is not None and len(parents) % 1000 == 0:
             progress(len(parents))
@@ -148,14 +156,24 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
     return report
 
 
-def _path(parents, key) -> list:
+def _path(parents, key, state) -> list:
+    """The texts of the steps from the first position to ``key``'s
+    (``state``: any state of the game, to write the actions)."""
     out = []
     while key is not None:
-        parent, text, _ = parents[key]
-        if text is not None:
-            out.append(text)
+        parent, step, _ = parents[key]
+        if step is not None:
+            out.append(_step_text(step, state))
         key = parent
     return out[::-1]
+
+
+def _step_text(step, state) -> str:
+    """A step's text: "P2: take field card 1" or "chance 3 (p=0.25)" (an
+    action's text depends on the rules only, not on the position)."""
+    if step[0] is None:
+        return f"chance {step[1]} (p={step[2]:.4g})"
+    return f"P{step[0] + 1}: {state.action_text(step[1])}"
 
 
 __all__ = ["explore", "ExploreReport"]
