@@ -4,9 +4,10 @@
 
 The game is compiled with explicit chance nodes, so every shuffle position
 and random pick is an edge with its probability, not a draw from a seed.
-Positions are identified by their bytes (:meth:`Machine.position_bytes`:
-zones, variables, where the flow stands); each is expanded once, breadth
-first.  Within the bound, this
+Positions are identified by a 128-bit digest of their bytes
+(:meth:`Machine.position_bytes`: zones, variables, where the flow stands);
+each is expanded once, breadth first.  A position waiting in the queue is
+kept as its parent and the move to it, and made again when its turn comes.  Within the bound, this
 proves that no reachable position is a dead state (not over, nobody can
 move) and reports the shortest path to any that is.  A game may declare a
 parameter that scales its deck down, so that a complete walk is feasible.
@@ -19,6 +20,7 @@ import resource
 import sys
 import time
 from collections import deque
+from hashlib import blake2b
 
 import attrs
 
@@ -94,11 +96,19 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
         report.seconds = time.perf_counter() - t0
         return report
     # key -> (parent key, step, depth); a step is (seat, action) or (None, chance outcome, its
-    # probability), written out only for a path a finding reports.  A position's key is its
-    # bytes (Machine.position_bytes): a few hundred bytes where a tuple of tuples takes thousands
-    position = root.m.position_bytes
+    # probability), written out only for a path a finding reports.  A position's key is a
+    # digest of its bytes (Machine.position_bytes): 16 bytes where a tuple of tuples takes thousands
+    # The queue holds (parent state, move, key): a position waiting its turn is made again from
+    # its parent when it comes (a clone and a move, a fifth of the time a position takes), so
+    # the states kept are those of the positions whose moves are waiting, not of every one
+    write = root.m.position_bytes
+
+    def position(st) -> bytes:
+        # 16 bytes (BLAKE2b) of the position's few hundred: two positions sharing them is a
+        # chance of about 1 in 10^26 in a walk of two million
+        return blake2b(write(st), digest_size=16).digest()
     parents = {position(root): (None, None, 0)}
-    queue = deque([root])
+    queue = deque([(None, root, position(root))])
 
     def path(key) -> list:
         return _path(parents, key, root)
@@ -111,8 +121,10 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
         if expanded % 1000 == 0 and resident_mb() - base > limit:
             report.stopped_by = "max_memory"
             break
-        st = queue.popleft()
-        key = position(st)
+        parent, st, key = queue.popleft()
+        if parent is not None:
+            move, st = st, parent.clone()
+            st.apply(move)
         depth = parents[key][2]
         report.depth = max(report.depth, depth)
         if st.is_terminal:
@@ -146,7 +158,7 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
             ck = position(child)
             if ck not in parents:
                 parents[ck] = (key, step, depth + 1)
-                queue.append(child)
+                queue.append((st, move, ck))
         if progress is not None and len(parents) % 1000 == 0:
             progress(len(parents))
     report.states = len(parents)
