@@ -20,6 +20,7 @@ only those above it:
 - :mod:`.effects`: move, swap, reveal, deal as closures.
 - :mod:`.fusion`: straight runs of flow steps fused into one generated function.
 - :mod:`.flow`: statements -> the flat code list (jumps, choices, probes).
+- :mod:`.flow_cards`: the statements that move cards, their triggers, and the checks after them.
 - :mod:`.pipeline`: ``compile_game``, the stages in order.
 """
 
