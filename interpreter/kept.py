@@ -19,6 +19,7 @@ from itertools import compress
 from operator import ne
 
 from .checks import EVAL_ERRORS
+from .runtime import RuleError
 
 
 class Kept:
@@ -82,8 +83,7 @@ class KeptPlan:
             changed = ()
         else:
             todo = set()
-            old = kept.places
-            changed = list(compress(range(len(now)), map(ne, now, old)))
+            changed = list(compress(range(len(now)), map(ne, now, kept.places)))
             for k in changed:
                 todo.update(self.readers[k])
             if self.card_var_readers and st.C != kept.C:
@@ -98,28 +98,27 @@ class KeptPlan:
                     flipped = compress(range(self.ncards), map(ne, st.F, kept.F))
                     for c in (*moved, *flipped):
                         todo.update(readers.get(loc[c], ()))
-            if not todo:
-                return True
             todo = sorted(todo)
         try:
             for i in todo:
                 if not functions[i](st):
                     kept.places = None
                     return False
-        except EVAL_ERRORS:
+        except (*EVAL_ERRORS, RuleError):
             kept.places = None
             return False
+        # what they read now, for the next step (only what changed is copied)
         deep = self.deep
         if kept.places is None:
             kept.places = [list(map(list.copy, x)) if d else x.copy() for x, d in zip(now, deep)]
         else:
             for k in changed:
                 kept.places[k] = list(map(list.copy, now[k])) if deep[k] else now[k].copy()
-        if self.card_var_readers:
+        if self.card_var_readers and st.C != kept.C:
             kept.C = st.C.copy()
-        if self.cells:
+        if self.cells and (st.P != kept.P or st.F != kept.F):
             kept.P, kept.F = st.P.copy(), st.F.copy()
-        if self.any_cell_readers:
+        if self.any_cell_readers and st.loc != kept.loc:
             kept.loc = st.loc.copy()
         return True
 
