@@ -81,16 +81,20 @@ class KeptPlan:
         if kept.places is None:
             todo = range(len(functions))
             changed = ()
+            card_vars = cells = where = True
         else:
             todo = set()
             changed = list(compress(range(len(now)), map(ne, now, kept.places)))
             for k in changed:
                 todo.update(self.readers[k])
-            if self.card_var_readers and st.C != kept.C:
+            card_vars = self.card_var_readers and st.C != kept.C
+            if card_vars:
                 todo.update(self.card_var_readers)
-            if self.any_cell_readers and st.loc != kept.loc:  # cell_of a card that left its grid...
+            where = self.any_cell_readers and st.loc != kept.loc  # cell_of a card that left its grid...
+            if where:
                 todo.update(self.any_cell_readers)
-            if self.cells and (st.P != kept.P or st.F != kept.F):
+            cells = self.cells and (st.P != kept.P or st.F != kept.F)
+            if cells:
                 todo.update(self.any_cell_readers)
                 if self.place_cell_readers:
                     loc, readers = st.loc, self.place_cell_readers
@@ -114,11 +118,11 @@ class KeptPlan:
         else:
             for k in changed:
                 kept.places[k] = list(map(list.copy, now[k])) if deep[k] else now[k].copy()
-        if self.card_var_readers and st.C != kept.C:
+        if card_vars and self.card_var_readers:
             kept.C = st.C.copy()
-        if self.cells and (st.P != kept.P or st.F != kept.F):
+        if cells and self.cells:
             kept.P, kept.F = st.P.copy(), st.F.copy()
-        if self.any_cell_readers and st.loc != kept.loc:
+        if where and self.any_cell_readers:
             kept.loc = st.loc.copy()
         return True
 
