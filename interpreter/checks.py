@@ -109,12 +109,11 @@ class MachineChecks:
             message, span = self.broken_capacities(st)[0]
             raise InvariantBroken(message, span)
 
-    def assert_invariants(self, st, capacities=None) -> None:
-        """Raise :class:`InvariantBroken` if an ``always invariant`` or a
-        zone's capacity fails now (checked after every step when fuzzing;
-        the other invariants hold between decisions, and are checked there
-        by broken_invariants).  ``capacities``: the entries of
-        ``self.capacities`` the step could break (all of them by default)."""
+    def assert_invariants(self, st) -> None:
+        """Raise :class:`InvariantBroken` if an ``always invariant`` fails now
+        (checked after every step when fuzzing; the other invariants hold
+        between decisions, and are checked there by broken_invariants; the
+        capacities, right after each move, by :meth:`capacities_checked`)."""
         for f, message, span in self.always_invariants:
             try:
                 ok = f(st)
@@ -122,11 +121,6 @@ class MachineChecks:
                 raise InvariantBroken(f"invariant could not be evaluated: {_explain(err)}", span) from None
             if not ok:
                 raise InvariantBroken(message, span)
-        if capacities is None:
-            capacities = self.capacities
-        if capacities and not self.capacities_hold(st, capacities):
-            message, span = self.broken_capacities(st)[0]
-            raise InvariantBroken(message, span)
 
     def capacities_hold(self, st, capacities=None) -> bool:
         """Is every zone within its capacity?  (The quick test; see broken_capacities.)"""
@@ -164,9 +158,9 @@ class MachineChecks:
             plan = self._hold_plans.get(st.n)
             if plan is None:
                 from .kept import KeptPlan
-                reads = [r is not None or s is not None for r, s in zip(self.invariant_reads, self.invariant_seats)]
-                plan = self._hold_plans[st.n] = (
-                    [f for (f, _, _), r in zip(self.invariants, reads) if not r], KeptPlan(self, st.n))
+                plan = self._hold_plans[st.n] = (  # (those evaluated every time, those kept)
+                    [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None],
+                    KeptPlan(self, st.n))
             each, kept_plan = plan
             for f in each:
                 if not f(st):

@@ -7,10 +7,11 @@ and random pick is an edge with its probability, not a draw from a seed.
 Positions are identified by a 128-bit digest of their bytes
 (:meth:`Machine.position_bytes`: zones, variables, where the flow stands);
 each is expanded once, breadth first.  A position waiting in the queue is
-kept as its parent and the move to it, and made again when its turn comes.  Within the bound, this
-proves that no reachable position is a dead state (not over, nobody can
-move) and reports the shortest path to any that is.  A game may declare a
-parameter that scales its deck down, so that a complete walk is feasible.
+kept as its parent and the move to it, and made again when its turn comes.
+Within the bound, this proves that no reachable position is a dead state
+(not over, nobody can move) and reports the shortest path to any that is.  A
+game may declare a parameter that scales its deck down, so that a complete
+walk is feasible.
 """
 
 from __future__ import annotations

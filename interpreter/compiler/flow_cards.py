@@ -27,7 +27,7 @@ class CardStatements:
         m = self.m
         if m.always_invariants and isinstance(s, (A.Move, A.Deal, A.Set, A.AugSet, A.Swap, A.SetRandom,
                                                   A.LetRandom)):
-            self.emit(EXEC, partial(m.assert_invariants, capacities=()), None, s.span)
+            self.emit(EXEC, m.assert_invariants, None, s.span)
 
     def checked(self, s) -> None:
         """Right after a move, a deal or a swap (before the triggers it fires,
@@ -37,10 +37,9 @@ class CardStatements:
         for a swap, which moves no card in or out of a place)."""
         if not self.check_invariants:
             return
-        m = self.m
-        m.capacities_per_step = True
         if isinstance(s, A.Swap):
             return
+        m = self.m
         zone = destination_zone(self.g, s.dest)
         caps = [c for c in m.capacities if zone is None or c[1] == zone]
         if caps:

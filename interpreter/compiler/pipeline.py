@@ -49,6 +49,8 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         action_defs[name] = actions.compile_action(a)
     # 3. invariants: declared ones, then the zones' capacities (before the flow, which checks
     # them after each step in a machine that checks invariants)
+    def instances(zones) -> tuple:  # every instance of these zones
+        return tuple(z * m.stride + p for z in sorted(zones) for p in range(m.stride))
     for inv in g.invariants:
         entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)
         m.invariants.append(entry)
@@ -57,12 +59,10 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         costly = nesting(g, inv.cond) >= 2 or any(isinstance(x, A.Call) and x.func == "all_cards"
                                                   for x in walk(inv.cond))
         reads = zone_reads(g, inv.cond) if costly else None
-        m.invariant_reads.append(None if reads is None else (
-            tuple(z * m.stride + p for z in sorted(reads[0]) for p in range(m.stride)), reads[1], reads[2]))
+        m.invariant_reads.append(None if reads is None else (instances(reads[0]), reads[1], reads[2]))
         split = seat_split(g, inv.cond) if reads is not None else None
         m.invariant_seats.append(None if split is None else (
-            exprs.fn(split[0]), split[1], tuple(z * m.stride + p for z in sorted(split[2]) for p in range(m.stride)),
-            tuple(sorted(split[3])), split[4], split[5]))
+            exprs.fn(split[0]), split[1], instances(split[2]), tuple(sorted(split[3])), split[4], split[5]))
         if inv.always:
             m.always_invariants.append(entry)
     for z in g.zones.values():
@@ -72,6 +72,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     # 4. the flow: setup then play, then the end
     check_invariants = check_invariants and (any(inv.always for inv in g.invariants) or any(
         z.capacity is not None for z in g.zones.values()))
+    m.capacities_per_step = check_invariants  # right after each move (flow_cards)
     if example is not None:  # before the flow, which checks each where it stands
         m.expectations = compile_expectations(example, exprs, action_defs)
     flow = FlowCompiler(g, m, exprs, action_defs, coverage, check_invariants)

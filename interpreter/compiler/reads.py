@@ -1,10 +1,11 @@
 """What an expression reads of the state, when that is only zones.
 
 ``zone_reads(g, e)`` gives ``(zone indices, reads card variables, reads
-cells or faces: 0 no, 1 of the places' cards, 2 of any card)`` for an expression that reads nothing of the state but the
-cards of some zones and, perhaps, card variables, the cells of grid cards
-and the face-down flags (through the user functions it calls as well); for
-anything else (a variable, ``me``, ``can``, the turns...) it gives None.  The fuzzer uses it to check a declared invariant again only
+cells or faces: 0 no, 1 of the places' cards, 2 of any card)`` for an
+expression that reads nothing of the state but the cards of some zones and,
+perhaps, card variables, the cells of grid cards and the face-down flags
+(through the user functions it calls as well); for anything else (a
+variable, ``me``, ``can``, the turns...) it gives None.  The fuzzer uses it to check a declared invariant again only
 when what it reads has changed (see ``Machine.invariants_hold``).  Like
 :mod:`.purity`, it is conservative: whatever it does not know, it gives up on.
 
