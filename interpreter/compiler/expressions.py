@@ -28,7 +28,7 @@ from rulelang.checker import CheckedGame, elem_type
 from ..runtime import STACK_MASK, STACK_SHIFT
 from .purity import Purity, is_scalar
 from .source import Namespace, lit
-from .tree import walk
+from .tree import used_once, walk
 
 # Values kept per pure user function (see .purity): the table starts over when full.
 MEMO_SIZE = 50_000
@@ -413,8 +413,12 @@ class Expressions:
                 lines.append(f"    {p}_cards = st.Z[{p} >> {STACK_SHIFT}][{p} & {STACK_MASK}]")
                 ctx[("cards", s)] = f"{p}_cards"
         body = []
+        lazy = used_once(self.g, f)
         for let in f.lets:
             slot = self.g.res[id(let)]
+            if slot in lazy:  # computed where it is read, when it is
+                ctx[slot] = f"({self.expr(let.expr, ctx)})"
+                continue
             local = f"l{int(slot)}"
             body.append(f"{local} = {self.expr(let.expr, ctx)}")
             ctx[slot] = local

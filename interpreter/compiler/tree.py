@@ -8,7 +8,7 @@ from __future__ import annotations
 from rulelang import ast as A
 from rulelang.visit import children, walk
 
-__all__ = ["children", "walk", "all_blocks", "preamble", "slots_read"]
+__all__ = ["children", "walk", "all_blocks", "preamble", "slots_read", "used_once"]
 
 
 def all_blocks(body):
@@ -47,3 +47,27 @@ def slots_read(g, e) -> set:
             if r and r[0] == "slot":
                 read.add(r[1])
     return read - bound
+
+
+def used_once(g, f) -> set:
+    """The slots of user function ``f``'s lets that its later lets and its
+    body read exactly once, and not inside a generator: such a let can be
+    computed where it is read, and then only when that branch is taken (a
+    goal table's lets, of which one is used per call).  Expressions have
+    no effects, so this changes no value."""
+    slots = {g.res[id(let)] for let in f.lets}
+    uses = dict.fromkeys(slots, 0)
+
+    def visit(x, looped):
+        if isinstance(x, A.Name):
+            r = g.res.get(id(x))
+            if r is not None and r[0] == "slot" and r[1] in uses:
+                uses[r[1]] += 2 if looped else 1
+            return
+        looped = looped or isinstance(x, (A.CallGen, A.ListComp))
+        for c in children(x):
+            visit(c, looped)
+    for let in f.lets:
+        visit(let.expr, False)
+    visit(f.body, False)
+    return {s for s, n in uses.items() if n == 1}

@@ -254,3 +254,37 @@ def test_a_value_of_an_outer_parameter_can_be_the_list_a_generator_runs_over(tmp
     texts = sorted(st.action_text(a) for a in st.legal_actions())
     assert texts == sorted(f"give {c} to player {p}" for c in ("one", "two") for p in (1, 2, 3)
                            if (c, p) not in (("two", 2), ("one", 3))), texts
+
+
+LAZY = """\
+game "Lazy"
+players 2
+cards:
+  "A"
+  "B"
+zone deck: pile, public
+function pick(k: int):
+  let first = size(deck) * 10
+  let bad = if cell_of(top(deck)) == cell_of(top(deck)) then 1 else 0
+  let twice = size(deck) + 1
+  return if k == 1 then first else if k == 2 then bad else twice * twice
+play:
+  move all_cards() to deck
+outcome(p):
+  score 0
+"""
+
+
+def test_a_let_read_once_is_computed_only_when_its_branch_is_taken(tmp_path):
+    """A function's let is computed where it is read: a goal table that names every goal's
+    value with a let and returns one of them computes that one (Hens's goal_points); a let
+    whose value is never needed cannot fail."""
+    from interpreter.runtime import RuleError
+    path = tmp_path / "lazy.rules"
+    path.write_text(LAZY)
+    game = load(path)
+    state = game.new_state(0)
+    assert game.evaluate(state, "pick(1)") == 20
+    assert game.evaluate(state, "pick(3)") == 9
+    with pytest.raises(RuleError, match="not in a grid"):
+        game.evaluate(state, "pick(2)")
