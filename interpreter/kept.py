@@ -16,19 +16,20 @@ compares against is a :class:`Kept`, one per game.
 from __future__ import annotations
 
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 
 from .checks import EVAL_ERRORS
-from .runtime import RuleError
+from .runtime import STACK_SHIFT, RuleError
 
 
 class Kept:
     """What a game's kept invariants were last checked against."""
 
-    __slots__ = ("places", "C", "P", "F", "loc", "started")
+    __slots__ = ("places", "V", "C", "P", "F", "loc", "started")
 
     def __init__(self):
         self.places = None  # copies of the watched places (None: nothing checked yet)
+        self.V = None  # the watched variables' values
         self.C = self.P = self.F = self.loc = None
         self.started = False  # has the game had its first check?
 
@@ -42,23 +43,38 @@ class KeptPlan:
         stride = m.stride
         stacks = set(m.stack_instances)
         entries = []  # (function, places, card vars, cells: 0 none, 1 its places' cards, 2 any card's)
-        for (f, _, _), reads, seats in zip(m.invariants, m.invariant_reads, m.invariant_seats):
+        self.by_stack = {}  # entry -> a function of (state, stack index) for the stacks of its one place
+        variables = []  # for each entry, the indices in V of the variables it reads
+        for (f, _, _), reads, seats, stacked, var in zip(m.invariants, m.invariant_reads, m.invariant_seats,
+                                                         m.invariant_stacks, m.invariant_vars):
+            if reads is not None:
+                variables += [var] * (n if seats is not None else 1)
             if seats is not None:
                 body, slot, shared, own, card_vars, cells = seats
                 for q in range(n):
-                    entries.append((_at_seat(body, slot, q), shared + tuple(z * stride + q for z in own),
-                                    card_vars, cells))
+                    places = shared + tuple(z * stride + q for z in own)
+                    if stacked is not None:
+                        self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
+                    entries.append((_at_seat(body, slot, q), places, card_vars, cells))
             elif reads is not None:
-                entries.append((f, reads[0], reads[1], reads[2]))
+                places = reads[0]
+                if stacked is not None:
+                    places = places[:1]  # a shared zone's one instance (see live_instances)
+                    self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0])
+                entries.append((f, places, reads[1], reads[2]))
         self.functions = [e[0] for e in entries]
+        self.var_watched = sorted({v for var in variables for v in var})
+        self.var_readers = [[i for i, var in enumerate(variables) if v in var] for v in self.var_watched]
         watched = sorted({j for e in entries for j in e[1]})
         self.watched = watched
+        self.get_places, self.get_values = _getter(watched), _getter(self.var_watched)  # read at C speed
         self.deep = [j in stacks for j in watched]  # a row of stacks is copied deeply
         at = {j: k for k, j in enumerate(watched)}
         self.readers = [[] for _ in watched]  # for each watched place, the entries that read it
+        self.stack_readers = [[] for _ in watched]  # ... those of them checked stack by stack
         for i, (_, places, _, _) in enumerate(entries):
             for j in places:
-                self.readers[at[j]].append(i)
+                (self.stack_readers if i in self.by_stack else self.readers)[at[j]].append(i)
         # the entries that read card variables; the cells and faces of any card; of their places' cards
         self.card_var_readers = [i for i, e in enumerate(entries) if e[2]]
         self.any_cell_readers = [i for i, e in enumerate(entries) if e[3] == 2]
@@ -75,8 +91,12 @@ class KeptPlan:
         since the last call with ``kept`` (all of them the first time); an
         invariant that does not hold, or cannot be evaluated, has ``kept``
         start again, so that every one is evaluated at the next call."""
-        Z = st.Z
-        now = list(map(Z.__getitem__, self.watched))
+        now = [*self.get_places(st.Z)]
+        values = [*self.get_values(st.V)] if self.var_watched else None
+        if now == kept.places and values == kept.V and not (
+                (self.card_var_readers and st.C != kept.C) or (self.any_cell_readers and st.loc != kept.loc)
+                or (self.cells and (st.P != kept.P or st.F != kept.F))):
+            return True  # nothing they read changed (the most common step), compared at C speed
         functions = self.functions
         if kept.places is None:
             todo = range(len(functions))
@@ -85,8 +105,14 @@ class KeptPlan:
         else:
             todo = set()
             changed = list(compress(range(len(now)), map(ne, now, kept.places)))
+            if values is not None:
+                for k in compress(range(len(values)), map(ne, values, kept.V)):
+                    todo.update(self.var_readers[k])
+            partial = []  # (entry, watched place) of the entries to check stack by stack
             for k in changed:
                 todo.update(self.readers[k])
+                if self.stack_readers[k]:
+                    partial += [(i, k) for i in self.stack_readers[k]]
             card_vars = self.card_var_readers and st.C != kept.C
             if card_vars:
                 todo.update(self.card_var_readers)
@@ -108,10 +134,20 @@ class KeptPlan:
                 if not functions[i](st):
                     kept.places = None
                     return False
+            if changed:
+                for i, k in partial:
+                    if i in todo:
+                        continue  # checked whole (its card variables changed...)
+                    at, old = self.by_stack[i], kept.places[k]
+                    for x, cards in enumerate(now[k]):
+                        if (x >= len(old) or cards != old[x]) and not at(st, x):
+                            kept.places = None
+                            return False
         except (*EVAL_ERRORS, RuleError):
             kept.places = None
             return False
         # what they read now, for the next step (only what changed is copied)
+        kept.V = values
         deep = self.deep
         if kept.places is None:
             kept.places = [list(map(list.copy, x)) if d else x.copy() for x, d in zip(now, deep)]
@@ -125,6 +161,27 @@ class KeptPlan:
         if where and self.any_cell_readers:
             kept.loc = st.loc.copy()
         return True
+
+
+def _getter(indices):
+    """A function of a list giving its elements at ``indices``, as a tuple."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda xs: (xs[i],)
+    return itemgetter(*indices) if indices else (lambda xs: ())
+
+
+def _at_stack(body, slot, place, seat_slot=None, seat=None):
+    """``body`` evaluated with the stack of ``place`` at an index (given)
+    in ``slot`` (and ``seat`` in ``seat_slot``)."""
+    base = place << STACK_SHIFT
+
+    def at_stack(st, x):
+        if seat_slot is not None:
+            st.L[seat_slot] = seat
+        st.L[slot] = base | x
+        return body(st)
+    return at_stack
 
 
 def _at_seat(body, slot, seat):

@@ -104,6 +104,9 @@ class Machine(MachineViews, MachineChecks):
         self.invariant_reads = []  # for each: (zone instances, reads card vars, reads cells/faces) if that is all, or None
         self.invariant_seats = []  # for each: None, or checked seat by seat (see reads.seat_split):
         # (the body's function, the seat's slot, instances read for all, zones read as the seat's, card vars, cells)
+        self.invariant_vars = []  # for each kept one: the indices in V of the variables it reads
+        self.invariant_stacks = []  # for each: None, or checked stack by stack (see reads.stack_split):
+        # (the body's function, the stack's slot), the body of the seat split's if there is one
         self._hold_plans = {}  # player count -> the two lists Machine.invariants_hold goes through
         self.records = []  # (name, doc, type, V index, per player): the game's record
         self.achievements = []  # (text, function, span), read with achievement_slot = the player

@@ -12,7 +12,7 @@ from .expressions import Expressions
 from .flow import FlowCompiler
 from .layout import Layout, compile_start
 from .params import resolve_params
-from .reads import nesting, seat_split, zone_reads
+from .reads import nesting, seat_split, stack_split, variables_read, zone_reads
 from .tree import all_blocks, walk
 
 
@@ -56,13 +56,22 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         m.invariants.append(entry)
         # the places it reads, if that is all and it costs more to evaluate than to compare them:
         # see Machine.invariants_hold
-        costly = nesting(g, inv.cond) >= 2 or any(isinstance(x, A.Call) and x.func == "all_cards"
+        costly = nesting(g, inv.cond) >= 1 or any(isinstance(x, A.Call) and x.func == "all_cards"
                                                   for x in walk(inv.cond))
-        reads = zone_reads(g, inv.cond) if costly else None
+        variables = variables_read(g, inv.cond) if costly else None
+        reads = zone_reads(g, inv.cond, variables=True) if variables is not None else None
         m.invariant_reads.append(None if reads is None else (instances(reads[0]), reads[1], reads[2]))
-        split = seat_split(g, inv.cond) if reads is not None else None
+        m.invariant_vars.append(() if reads is None else tuple(sorted(
+            index for kind, name in variables for index in (
+                [layout.var_index[name]] if kind == "var" else
+                range(layout.pvar_base[name], layout.pvar_base[name] + m.stride)))))
+        split = seat_split(g, inv.cond, variables=True) if reads is not None else None
         m.invariant_seats.append(None if split is None else (
             exprs.fn(split[0]), split[1], instances(split[2]), tuple(sorted(split[3])), split[4], split[5]))
+        # ... and stack by stack, when it is all(BODY for b in a zone of stacks) reading b alone
+        stacked = None if reads is None else stack_split(g, inv.cond) if split is None else \
+            stack_split(g, split[0], split[1])
+        m.invariant_stacks.append(None if stacked is None else (exprs.fn(stacked[0]), stacked[1]))
         if inv.always:
             m.always_invariants.append(entry)
     for z in g.zones.values():

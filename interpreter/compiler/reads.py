@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from rulelang import ast as A
 
+from .purity import is_scalar
 from .tree import children
 
 # Builtins that read the table beyond the zones' cards, their cells and their
@@ -39,10 +40,11 @@ def _names_places(t) -> bool:
     return t in ("card", "pile", "stack", "stacks", "grid")
 
 
-def zone_reads(g, e):
+def zone_reads(g, e, variables=False):
     """``(frozenset of zone indices, reads card variables, reads cells or
-    faces: 0, 1 or 2)`` or None (see the module doc)."""
-    walker = _Reads(g)
+    faces: 0, 1 or 2)`` or None (see the module doc).  With ``variables``,
+    reading variables is allowed (see :func:`variables_read`)."""
+    walker = _Reads(g, variables=variables)
     try:
         walker.expr(e, frozenset())
     except _GiveUp:
@@ -50,7 +52,20 @@ def zone_reads(g, e):
     return frozenset(walker.zones), walker.card_vars, walker.cell_reads()
 
 
-def seat_split(g, e):
+def variables_read(g, e):
+    """The variables ``e`` reads, as ``("var", name)`` and ``("pvar",
+    name)`` pairs, when it reads nothing else of the state but what
+    :func:`zone_reads` allows; else None.  (Hens's hand limit grows with the
+    round: it need be checked again only when a hand or the round changes.)"""
+    walker = _Reads(g, variables=True)
+    try:
+        walker.expr(e, frozenset())
+    except _GiveUp:
+        return None
+    return frozenset(walker.variables)
+
+
+def seat_split(g, e, variables=False):
     """For ``all(BODY for p in players)`` (no filter) whose BODY reads only
     places: ``(BODY, p's slot, zone indices read for every seat, zone
     indices read only as p's own, reads card variables, reads cells or
@@ -63,12 +78,43 @@ def seat_split(g, e):
     if it is None or it[0] != "players":
         return None
     slot = g.res[id(e)]
-    walker = _Reads(g, seat_slots=frozenset({slot}))
+    walker = _Reads(g, seat_slots=frozenset({slot}), variables=variables)
     try:
         walker.expr(e.expr, frozenset({slot}))
     except _GiveUp:
         return None
     return e.expr, slot, frozenset(walker.zones), frozenset(walker.seat_zones), walker.card_vars, walker.cell_reads()
+
+
+def stack_split(g, e, seat_slot=None):
+    """For ``all(BODY for b in ZONE)`` (no filter) over a zone of stacks,
+    ``ZONE`` being ``z(p)`` with p the seat in ``seat_slot`` or a shared
+    ``z``, whose BODY reads nothing of the state but the cards of ``b``
+    (and perhaps card variables): ``(BODY, b's slot)``, else None.  Such an
+    invariant holds when BODY holds for each stack, and a stack whose cards
+    did not change need not be checked again (a bird in Emu Ranchers)."""
+    if not (isinstance(e, A.CallGen) and e.func == "all" and e.cond is None):
+        return None
+    it = e.iter
+    r = g.res.get(id(it))
+    if r is None or r[0] != "zone" or g.zones[r[1]].kind != "stacks":
+        return None
+    per_player = g.zones[r[1]].per_player
+    if isinstance(it, A.Call):
+        if not (per_player and seat_slot is not None and len(it.args) == 1
+                and isinstance(it.args[0], A.Name) and g.res.get(id(it.args[0])) == ("slot", seat_slot)):
+            return None
+    elif per_player:
+        return None
+    slot = g.res[id(e)]
+    walker = _Reads(g)
+    try:
+        walker.expr(e.expr, frozenset({slot} if seat_slot is None else {slot, seat_slot}))
+    except _GiveUp:
+        return None
+    if walker.zones or walker.seat_zones or walker.cell_reads():
+        return None
+    return e.expr, slot
 
 
 def nesting(g, e) -> int:
@@ -90,8 +136,9 @@ def nesting(g, e) -> int:
 
 
 class _Reads:
-    def __init__(self, g, seat_slots=frozenset()):
+    def __init__(self, g, seat_slots=frozenset(), variables=False):
         self.g = g
+        self.variables = set() if variables else None  # the variables read, when that is allowed
         self.seat_slots = seat_slots  # slots holding the seat: "zone(p)" with p in one reads only p's place
         self.seat_zones = set()
         self.zones = set()
@@ -111,6 +158,10 @@ class _Reads:
                     raise _GiveUp
             elif r[0] == "zone":
                 self.zones.add(g.zones[r[1]].index)
+            elif r[0] == "var" and self.variables is not None:
+                if not is_scalar(g.types.get(id(g.vars[r[1]]))):
+                    raise _GiveUp  # a list, changed in place
+                self.variables.add(r)
             elif r[0] not in ("param", "member", "enum_all", "players", "player_count"):
                 raise _GiveUp  # a variable, me
             return
@@ -146,6 +197,10 @@ class _Reads:
                     self.seat_zones.add(g.zones[r[1]].index)
                 else:
                     self.zones.add(g.zones[r[1]].index)
+            elif r[0] == "pvar" and self.variables is not None:
+                if not is_scalar(g.types.get(id(g.player_vars[r[1]]))):
+                    raise _GiveUp
+                self.variables.add(r)
             elif r[0] == "func":
                 self.function(r[1], frozenset(i for i, a in enumerate(e.args) if self.is_seat(a)))
             elif r[0] != "builtin" or e.func in _OPAQUE:

@@ -8,7 +8,7 @@ import pytest
 
 import rulelang
 from interpreter import load
-from interpreter.compiler.reads import nesting, seat_split, zone_reads
+from interpreter.compiler.reads import nesting, seat_split, stack_split, variables_read, zone_reads
 from interpreter.fuzz import fuzz
 from interpreter.kept import Kept
 
@@ -116,19 +116,40 @@ def test_kept_checks_follow_each_game(tmp_path):
     path, _, _ = invariants(tmp_path)
     state = load(path, check_invariants=True).new_state(0, 2)
     m, kept = state.m, Kept()
-    # of the three that read places only, the one with a generator in a generator (through
-    # worth) is kept; the other two cost less to evaluate than to compare, and are evaluated
-    # each time.  It is over every seat, and is kept seat by seat: two functions
+    # the invariants with a generator that read places and variables only are kept: the
+    # three over every seat seat by seat (entries 0-1: held, 2-3: worth, 5-6: points), the
+    # "or" with a variable whole (entry 4); the two without a generator cost less to evaluate
+    # than to compare, and are evaluated each time
     calls = counted(state, kept)
-    assert calls == [0, 0]
-    state.apply_text("wait")  # a variable changes, no place does
-    assert m.invariants_hold(state, kept) and calls == [0, 0]
+    assert calls == [0] * 7
+    state.apply_text("wait")  # a variable changes, no place does: only what reads it
+    assert m.invariants_hold(state, kept) and calls == [0, 0, 0, 0, 1, 0, 0]
     state.apply_text("take")  # player 2's hand changes, not player 1's
-    assert m.invariants_hold(state, kept) and calls == [0, 1]
+    assert m.invariants_hold(state, kept) and calls == [0, 1, 0, 1, 2, 0, 0]
     state.apply_text("take")
-    assert m.invariants_hold(state, kept) and calls == [1, 1]
+    assert m.invariants_hold(state, kept) and calls == [1, 1, 1, 1, 3, 0, 0]
     # a new game's record starts again: every kept invariant is evaluated
-    assert m.invariants_hold(state, Kept()) and calls == [2, 2]
+    assert m.invariants_hold(state, Kept()) and calls == [2, 2, 2, 2, 4, 1, 1]
+
+
+def test_the_variables_an_invariant_reads(tmp_path):
+    _, g, conds = invariants(tmp_path)
+    assert [variables_read(g, e) for e in conds] == [
+        frozenset(), frozenset(), frozenset(), frozenset({("var", "turns")}),
+        frozenset({("var", "turns")}), frozenset({("pvar", "points")})]
+
+
+def test_a_variable_read_by_a_kept_invariant_is_watched(tmp_path):
+    """Only 'wait' changes a variable; the invariant reading it still fails when it does."""
+    path = tmp_path / "turns.rules"
+    path.write_text(GAME.replace("or turns > 0", "and turns < 2"))
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, kept = state.m, Kept()
+    for text in ("wait", "take", "take"):
+        state.apply_text(text)
+        assert m.invariants_hold(state, kept)
+    state.apply_text("wait")  # turns is 2: nothing else changed
+    assert not m.invariants_hold(state, kept)
 
 
 def test_an_invariant_over_every_seat_is_split_by_seat(tmp_path):
@@ -307,3 +328,72 @@ outcome(p):
     assert not m.invariants_hold(state, kept)
     assert [msg for msg, _ in m.broken_invariants(state, declared_only=True)] == \
         ["invariant could not be evaluated: A is not in a grid"]
+
+
+STACKS = """\
+game "Rows"
+players 2
+card attributes: rank: int
+cards:
+  "One"    1
+  "Two"    2
+  "Three"  3
+  "Four"   4
+  "Five"   5
+zone deck: pile, public
+zone rows: stacks, per player, public
+function short(b: stack) = size(b) <= LIMIT
+invariant all(all(short(b) for b in rows(p)) for p in players) "no row is too long"
+invariant all(all(all(x.rank != 9 for x in b) and size(b) >= size(deck) - 9 for b in rows(p)) for p in players) "a body that reads the deck"
+action start "start":
+  require not empty(deck)
+  move top(deck) to new stack in rows(me)
+action grow(b in rows(me)) "grow {b}":
+  require not empty(deck)
+  move top(deck) to b
+play:
+  move all_cards() to deck
+  repeat 5 times:
+    turn 0:
+      choose start, grow
+outcome(p):
+  score 0
+"""
+
+
+def test_an_invariant_over_stacks_is_checked_stack_by_stack(tmp_path):
+    """all(BODY for b in rows(p)) with a BODY that reads b alone is checked again only for
+    the stacks that changed; a BODY that reads another place is not split."""
+    path = tmp_path / "rows.rules"
+    path.write_text(STACKS.replace("LIMIT", "3"))
+    g = rulelang.load_checked(str(path))
+    split = seat_split(g, g.invariants[0].cond)
+    assert stack_split(g, split[0], split[1]) is not None
+    split = seat_split(g, g.invariants[1].cond)
+    assert stack_split(g, split[0], split[1]) is None  # reads the deck
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, kept = state.m, Kept()
+    assert m.invariants_hold(state, kept)
+    plan = m._hold_plans[2][1]
+    seen = []
+    for i, at in list(plan.by_stack.items()):
+        plan.by_stack[i] = (lambda at, i: lambda st, x: seen.append((i, x)) or at(st, x))(at, i)
+    state.apply_text("start")
+    state.apply_text("start")
+    assert m.invariants_hold(state, kept) and seen == [(0, 0), (0, 1)]  # two new stacks of seat 1
+    seen.clear()
+    state.apply_text("grow 1")  # onto the first stack only
+    assert m.invariants_hold(state, kept) and seen == [(0, 0)]
+
+
+def test_a_stack_that_grows_too_long_is_found(tmp_path):
+    path = tmp_path / "rows.rules"
+    path.write_text(STACKS.replace("LIMIT", "2"))
+    state = load(path, check_invariants=True).new_state(0, 2)
+    m, kept = state.m, Kept()
+    for text in ("start", "start", "grow 1"):
+        state.apply_text(text)
+        assert m.invariants_hold(state, kept)
+    state.apply_text("grow 1")  # its third card
+    assert not m.invariants_hold(state, kept)
+    assert [msg for msg, _ in m.broken_invariants(state, declared_only=True)] == ["no row is too long"]
