@@ -98,68 +98,61 @@ class KeptPlan:
                 or (self.cells and (st.P != kept.P or st.F != kept.F))):
             return True  # nothing they read changed (the most common step), compared at C speed
         functions = self.functions
-        if kept.places is None:
-            todo = range(len(functions))
-            changed = ()
-            card_vars = cells = where = True
-        else:
-            todo = set()
-            changed = list(compress(range(len(now)), map(ne, now, kept.places)))
-            if values is not None:
-                for k in compress(range(len(values)), map(ne, values, kept.V)):
-                    todo.update(self.var_readers[k])
-            partial = []  # (entry, watched place) of the entries to check stack by stack
-            for k in changed:
-                todo.update(self.readers[k])
-                if self.stack_readers[k]:
-                    partial += [(i, k) for i in self.stack_readers[k]]
-            card_vars = self.card_var_readers and st.C != kept.C
-            if card_vars:
-                todo.update(self.card_var_readers)
-            where = self.any_cell_readers and st.loc != kept.loc  # cell_of a card that left its grid...
-            if where:
-                todo.update(self.any_cell_readers)
-            cells = self.cells and (st.P != kept.P or st.F != kept.F)
-            if cells:
-                todo.update(self.any_cell_readers)
-                if self.place_cell_readers:
-                    loc, readers = st.loc, self.place_cell_readers
-                    moved = compress(range(self.ncards), map(ne, st.P, kept.P))
-                    flipped = compress(range(self.ncards), map(ne, st.F, kept.F))
-                    for c in (*moved, *flipped):
-                        todo.update(readers.get(loc[c], ()))
-            todo = sorted(todo)
+        old = kept.places
+        if old is None:  # the game's first check: everything
+            for f in functions:
+                if not f(st):
+                    return False
+            kept.places = [list(map(list.copy, x)) if d else x.copy() for x, d in zip(now, self.deep)]
+            kept.V, kept.C, kept.loc, kept.P, kept.F = values, st.C.copy(), st.loc.copy(), st.P.copy(), st.F.copy()
+            return True
+        changed = list(compress(range(len(now)), map(ne, now, old)))
+        todo = []  # the entries to evaluate whole (perhaps twice: no matter)
+        partial = []  # (entry, watched place) of those to check stack by stack
+        for k in changed:
+            todo += self.readers[k]
+            if self.stack_readers[k]:
+                partial += [(i, k) for i in self.stack_readers[k]]
+        if values is not None and values != kept.V:
+            for k in compress(range(len(values)), map(ne, values, kept.V)):
+                todo += self.var_readers[k]
+            kept.V = values
+        card_vars = self.card_var_readers and st.C != kept.C
+        if card_vars:
+            todo += self.card_var_readers
+            kept.C = st.C.copy()
+        if self.any_cell_readers and st.loc != kept.loc:  # cell_of a card that left its grid...
+            todo += self.any_cell_readers
+            kept.loc = st.loc.copy()
+        if self.cells and (st.P != kept.P or st.F != kept.F):
+            todo += self.any_cell_readers
+            if self.place_cell_readers:
+                loc, readers = st.loc, self.place_cell_readers
+                moved = compress(range(self.ncards), map(ne, st.P, kept.P))
+                flipped = compress(range(self.ncards), map(ne, st.F, kept.F))
+                for c in (*moved, *flipped):
+                    todo += readers.get(loc[c], ())
+            kept.P, kept.F = st.P.copy(), st.F.copy()
         try:
             for i in todo:
                 if not functions[i](st):
                     kept.places = None
                     return False
-            if changed:
-                for i, k in partial:
-                    if i in todo:
-                        continue  # checked whole (its card variables changed...)
-                    at, old = self.by_stack[i], kept.places[k]
-                    for x, cards in enumerate(now[k]):
-                        if (x >= len(old) or cards != old[x]) and not at(st, x):
-                            kept.places = None
-                            return False
+            for i, k in partial:
+                if card_vars and i in self.card_var_readers:
+                    continue  # checked whole: its card variables changed
+                at, before = self.by_stack[i], old[k]
+                for x, cards in enumerate(now[k]):
+                    if (x >= len(before) or cards != before[x]) and not at(st, x):
+                        kept.places = None
+                        return False
         except (*EVAL_ERRORS, RuleError):
             kept.places = None
             return False
         # what they read now, for the next step (only what changed is copied)
-        kept.V = values
         deep = self.deep
-        if kept.places is None:
-            kept.places = [list(map(list.copy, x)) if d else x.copy() for x, d in zip(now, deep)]
-        else:
-            for k in changed:
-                kept.places[k] = list(map(list.copy, now[k])) if deep[k] else now[k].copy()
-        if card_vars and self.card_var_readers:
-            kept.C = st.C.copy()
-        if cells and self.cells:
-            kept.P, kept.F = st.P.copy(), st.F.copy()
-        if where and self.any_cell_readers:
-            kept.loc = st.loc.copy()
+        for k in changed:
+            old[k] = list(map(list.copy, now[k])) if deep[k] else now[k].copy()
         return True
 
 
