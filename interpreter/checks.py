@@ -71,6 +71,32 @@ class MachineChecks:
         return (tuple(Z), V, tuple(st.C), F, st.pc, st.me, st.chance_n, st.done,
                 tuple(st.F) if self.face_down else ())
 
+    def small_key(self, st) -> int:
+        """A hash of what a position cannot come back without: how many
+        cards each place holds, the variables, where the flow stands.  Two
+        equal positions have one small key; a small key seen once in a game
+        means no position of it came back, which is all the fuzzer's search
+        for a cycle needs to know at most steps (see fuzz_game.play_game).
+        About half the cost of :meth:`position_bytes`."""
+        places, flow = self._getters(st.n)
+        key = (tuple(map(len, places(st.Z))), tuple(st.V), flow(st.L), st.pc, st.me, st.chance_n, st.done)
+        if not self._small_lists:
+            try:
+                return hash(key)
+            except TypeError:  # a variable holding a list: the key is written as bytes from now on
+                self._small_lists = True
+        return hash(marshal.dumps(key, 2))
+
+    def _getters(self, n: int) -> tuple:
+        """(Z -> the places a game of ``n`` players can use, L -> the flow slots' values), read at C speed."""
+        getters = self._position_getters.get(n)
+        if getters is None:
+            live = self.live_instances(n)
+            places = itemgetter(*live) if len(live) > 1 else itemgetter(slice(live[0], live[0] + 1))
+            getters = self._position_getters[n] = (places,
+                                                   itemgetter(*self.flow_slots) if self.flow_slots else _nothing)
+        return getters
+
     def position_bytes(self, st) -> bytes:
         """The position as :meth:`state_key` sees it, written by marshal
         (format 2: no back-references, so equal numbers, lists and
@@ -80,11 +106,7 @@ class MachineChecks:
         repeated position needs after every step.  (It tells a bool from an
         int and a list from a tuple, where the key does not: for a repeated
         position that can only mean a repeat not seen, never a false one.)"""
-        getters = self._position_getters.get(st.n)
-        if getters is None:  # read at C speed: the places in use at this player count, the flow's slots
-            getters = self._position_getters[st.n] = (itemgetter(*self.live_instances(st.n)),
-                                                      itemgetter(*self.flow_slots) if self.flow_slots else _nothing)
-        places, flow = getters
+        places, flow = self._getters(st.n)
         parts = [places(st.Z), st.V, st.C, flow(st.L), st.pc, st.me, st.chance_n, st.done]
         if self.face_down:
             parts.append(st.F)

@@ -12,9 +12,9 @@ from .kept import Kept
 from .machine import InvariantBroken
 from .runtime import IllegalAction, RuleError
 
-# Positions of one game remembered to find a repeated one (each as a hash of
-# its bytes, an int): memory stays bounded whatever --max-actions is; a longer
-# game is still checked for every other kind.
+# Positions of one game remembered to find a repeated one (each as an int):
+# memory stays bounded whatever --max-actions is; a longer game is still
+# checked for every other kind.
 MAX_REMEMBERED = 100_000
 # The engine's own checks of a position (see play_game) run every so many
 # steps, the scores at these steps.
@@ -50,7 +50,8 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
         if "invariant" in skip:
             return actions, None
         raise _Found("invariant", err.message, _where(err.span)) from None
-    seen = {}
+    small = set()  # the small keys of the positions so far
+    seen = None  # once a small key came back: hash of a position's bytes -> its first step
     held = Kept()  # what the invariants read when they last held (Machine.invariants_hold)
     step = 0
     m = state.m
@@ -82,17 +83,26 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                     raise _Found("rule_error", message, _where(span))
             return actions, state
         if cycles and step < MAX_REMEMBERED:
-            # each position is remembered by a hash of its bytes, a small int: one that comes
-            # back is compared in full with the earlier one, replayed (two positions with one
-            # hash are not a cycle)
-            now = m.position_bytes(state)
-            key = hash(now)
-            first = seen.get(key)
-            if first is None:
-                seen[key] = step
-            elif _position_after(game, players, seed, actions[:first]) == now:
-                raise _Found("cycle", f"the position after action {first} came back after action {step}: "
-                             "the players can repeat these moves forever", loop_from=first)
+            # Each position is remembered by its small key (Machine.small_key, an int): while
+            # none comes back, no position did.  Once one does, the game's positions so far are
+            # made again, by a replay, and from then on each is remembered by a hash of its
+            # bytes: one that comes back is compared in full with the earlier one, replayed
+            # (two positions with one hash are not a cycle).
+            if seen is None:
+                key = m.small_key(state)
+                if key not in small:
+                    small.add(key)
+                else:
+                    seen = _positions_before(game, players, seed, actions)
+            if seen is not None:
+                now = m.position_bytes(state)
+                key = hash(now)
+                first = seen.get(key)
+                if first is None:
+                    seen[key] = step
+                elif _position_after(game, players, seed, actions[:first]) == now:
+                    raise _Found("cycle", f"the position after action {first} came back after action {step}: "
+                                 "the players can repeat these moves forever", loop_from=first)
         if step >= max_actions:
             if "endless" in skip:
                 return actions, state
@@ -220,6 +230,18 @@ def _site_span(state):
         return state.m.code[state.pc][3]
     except (IndexError, AttributeError):  # pragma: no cover
         return None
+
+
+def _positions_before(game: Game, players: int, seed: int, actions) -> dict:
+    """{hash of a position's bytes: the first step it was seen at} for the
+    positions before each of these actions of a game played from ``seed``."""
+    state = game.new_state(seed, players)
+    m = state.m
+    seen = {}
+    for step, action in enumerate(actions):
+        seen.setdefault(hash(m.position_bytes(state)), step)
+        state.apply(action)
+    return seen
 
 
 def _position_after(game: Game, players: int, seed: int, actions) -> bytes:

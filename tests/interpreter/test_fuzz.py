@@ -502,3 +502,29 @@ def test_positions_with_one_hash_are_compared_in_full(monkeypatch):
     assert [f.kind for f in found.findings] == ["cycle"], summary(found)
     clean = fuzz(rules_path("swap_meet", True), players=2, examples=20, kinds=("cycle",))
     assert clean.findings == [] and clean.games > 20, summary(clean)
+
+
+def test_a_small_key_that_comes_back_has_the_positions_written_out(monkeypatch):
+    """Positions are remembered by a small key (card counts, variables, the
+    flow) until one comes back; then the game so far is replayed and every
+    position is remembered whole.  With every position given one small key
+    and one hash, a cycle is still found and a clean game still passes."""
+    import interpreter.fuzz_game as fuzz_game
+    from interpreter.machine import Machine
+    monkeypatch.setattr(Machine, "small_key", lambda self, st: 0)
+    monkeypatch.setattr(fuzz_game, "hash", lambda b: 0, raising=False)
+    found = fuzz(rules_path("swap_meet"), players=2, examples=20, kinds=("cycle",))
+    assert [f.kind for f in found.findings] == ["cycle"], summary(found)
+    clean = fuzz(rules_path("swap_meet", True), players=2, examples=20, kinds=("cycle",))
+    assert clean.findings == [] and clean.games > 20, summary(clean)
+
+
+def test_positions_are_not_written_out_while_no_small_key_comes_back(monkeypatch):
+    """In Fox in the Henhouse the days and turns are counted, so no small key
+    comes back in a game: no position is written out as bytes."""
+    from interpreter.machine import Machine
+    written = []
+    original = Machine.position_bytes
+    monkeypatch.setattr(Machine, "position_bytes", lambda self, st: written.append(1) or original(self, st))
+    report = fuzz(ROOT / "games" / "fox_in_the_henhouse.rules", players=3, examples=5, kinds=("cycle",))
+    assert report.findings == [] and report.actions > 500 and written == [], summary(report)
