@@ -124,15 +124,17 @@ class KeptPlan:
         if self.any_cell_readers and st.loc != kept.loc:  # cell_of a card that left its grid...
             todo += self.any_cell_readers
             kept.loc = st.loc.copy()
-        if self.cells and (st.P != kept.P or st.F != kept.F):
-            todo += self.any_cell_readers
-            if self.place_cell_readers:
-                loc, readers = st.loc, self.place_cell_readers
-                moved = compress(range(self.ncards), map(ne, st.P, kept.P))
-                flipped = compress(range(self.ncards), map(ne, st.F, kept.F))
-                for c in (*moved, *flipped):
-                    todo += readers.get(loc[c], ())
-            kept.P, kept.F = st.P.copy(), st.F.copy()
+        if self.cells:
+            for now_, before, name in ((st.P, kept.P, "P"), (st.F, kept.F, "F")):
+                if now_ != before:  # a card's cell, or face, changed
+                    todo += self.any_cell_readers
+                    if self.place_cell_readers:
+                        loc, readers = st.loc, self.place_cell_readers
+                        for c in compress(range(self.ncards), map(ne, now_, before)):
+                            todo += readers.get(loc[c], ())
+                    setattr(kept, name, now_.copy())
+        if len(todo) > 1:
+            todo = set(todo)  # one entry may be named twice (its place changed, and its cards' cells)
         try:
             for i in todo:
                 if not functions[i](st):
