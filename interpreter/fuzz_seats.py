@@ -42,6 +42,8 @@ class SeatLog:
         self._taken = {}  # (player count, seat, machine, site action uid) -> times
         self._offered = {}  # (player count, seat, machine) -> uids offered
         self._runs = {}  # (player count, machine, site) -> the most decisions one seat made in a row
+        self._saturated = set()  # (player count, seat, machine, site) offered every action of the site
+        self._site_uids = {}  # (machine, site) -> its site actions' uids
         self.last = None  # (machine, site, seat) of the decision before
         self.run = 0  # ... and how many in a row
 
@@ -53,12 +55,13 @@ class SeatLog:
         """A decision of the seat to move: the action it took (and, from the
         state's legal actions, what it was offered)."""
         m = state.m
-        n, me = state.n, state.me
-        key = (n, me, m, a[0])
+        n, me, uid = state.n, state.me, a[0]
+        key = (n, me, m, uid)
         taken = self._taken
         taken[key] = taken.get(key, 0) + 1
+        site = m.site_actions[uid].site
         legal = state._legal
-        if legal is not None:
+        if legal is not None and (n, me, m, site) not in self._saturated:
             seat = key[:3]
             offered = self._offered.get(seat)
             if offered is None:
@@ -67,7 +70,11 @@ class SeatLog:
                 offered.add(legal[0][0])
             else:
                 offered.update(map(_first, legal))
-        site = m.site_actions[a[0]].site
+            everything = self._site_uids.get((m, site))
+            if everything is None:
+                everything = self._site_uids[(m, site)] = frozenset(sa.uid for sa in m.sites[site])
+            if offered >= everything:  # every action of this choice was offered to the seat: no need to look again
+                self._saturated.add((n, me, m, site))
         now = (m, site, me)
         if now == self.last:
             self.run += 1
