@@ -87,7 +87,16 @@ def permuted_variants(text: str, checked):
                     [a.params[i].domain, a.params[i].high, a.params[i].min_size, a.params[i].max_size]))
                    for j, i in enumerate(order)):
                 continue
-            out = text[:ranges[0][0]] + ", ".join(pieces[i] for i in order) + text[ranges[-1][1]:]
+            edits = [(ranges[0][0], ranges[-1][1], ", ".join(pieces[i] for i in order))]
+            # the rules' examples that name the action give its values in the new order too
+            for x in walk(checked.examples):
+                if getattr(x, "action", None) == a.name and len(getattr(x, "args", ()) or ()) == k:
+                    spans = [span_range(off, v.span) for v in x.args]
+                    args = [text[s:e] for s, e in spans]
+                    edits.append((spans[0][0], spans[-1][1], ", ".join(args[i] for i in order)))
+            out = text
+            for s, e, new in sorted(edits, reverse=True):
+                out = out[:s] + new + out[e:]
             yield f"{a.name}({', '.join(names)})", out
 
 

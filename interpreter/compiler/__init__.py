@@ -14,6 +14,7 @@ only those above it:
 - :mod:`.expressions`: expressions -> generated source -> ``f(state)``;
   user functions; constant folding.
 - :mod:`.params`: parameter values (overrides and defaults), ``ParamError``.
+- :mod:`.masks`: card-pair conditions of a search, tabulated as bit masks.
 - :mod:`.searches`: an action's search written as nested loops.
 - :mod:`.actions`: planning that search (requires and lets per loop level,
   hoisting, inlining).

@@ -16,6 +16,7 @@ from rulelang import ast as A
 
 from ..machine import ActionDef, Machine
 from .expressions import Expressions, is_const
+from .masks import mask_plan
 from .searches import enumerator
 from .tree import children, preamble, slots_read, walk
 
@@ -34,7 +35,7 @@ class ActionCompiler:
     def compile_action(self, a: A.Action) -> ActionDef:
         """Plan the search for an action's legal parameter values, then generate the loops."""
         g = self.g
-        params = list(g.action_slots[a.name])
+        params = self.params = list(g.action_slots[a.name])
         level_of_slot = {slot: i + 1 for i, (slot, _, _) in enumerate(params)}
         pre = preamble(a)
         k = len(params)
@@ -87,6 +88,8 @@ class ActionCompiler:
         if level == 0:
             return
         g = self.g
+        if isinstance(e, A.CallGen) and self.mask(e, level, level_of_slot, levels):
+            return
         if isinstance(e, (A.CallGen, A.ListComp)) or (
                 isinstance(e, A.Call) and g.res.get(id(e), ("",))[0] in ("func", "builtin")
                 and e.func not in ("can", "all_cards")):
@@ -110,6 +113,30 @@ class ActionCompiler:
                 return
         for child in children(e):
             self.hoist_nodes(child, level, level_of_slot, levels, inlines)
+
+    def mask(self, e, level, level_of_slot, levels) -> bool:
+        """Plan ``all``/``any`` over cards that relates each to a card
+        parameter through printed attributes alone as a mask computed
+        apart from that parameter: at an outer level, or once per value of
+        one inner parameter (see :mod:`.masks`); False if it is not of that form."""
+        read = slots_read(self.g, e)
+        for vslot, vtype, _ in reversed(self.params[:level]):
+            if vtype != "card" or vslot not in read:
+                continue
+            plan = mask_plan(self.exprs, e, vslot, len(self.m.card_names))
+            if plan is None:
+                continue
+            reads = plan.reads(self.g)
+            if any(s not in level_of_slot for s in reads):
+                continue  # a slot bound elsewhere (an inlined function's own let...)
+            if len(reads) == 1 and next(iter(reads)) in self.memo_slots:
+                levels[0].append(("memo", next(iter(reads)), plan))
+                return True
+            lv = max([level_of_slot[s] for s in reads], default=0)
+            if lv < level:
+                levels[lv].append(("hoist", None, plan))
+                return True
+        return False
 
     def inlinable(self, e) -> bool:
         """A call to a user function that the action calls once, with no

@@ -342,10 +342,11 @@ def open_cells(st, inst) -> list:
         if hit is not None:
             return hit
     P = st.P
-    taken = {P[c] for c in cards}
+    taken = set(map(P.__getitem__, cards))
     xs = [x // CELL_ROW for x in taken]
     ys = [x % CELL_ROW for x in taken]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    bw0, bh0 = x1 - x0 + 1, y1 - y0 + 1  # the box now; a cell next to a card widens it by one at most
     w, h, either = st.m.grid_boxes[inst // st.m.stride]
     out = set()
     for x in taken:
@@ -353,8 +354,8 @@ def open_cells(st, inst) -> list:
             if n in taken or n in out:
                 continue
             nx, ny = n // CELL_ROW, n % CELL_ROW
-            bw = max(x1, nx) - min(x0, nx) + 1
-            bh = max(y1, ny) - min(y0, ny) + 1
+            bw = bw0 + (nx < x0 or nx > x1)
+            bh = bh0 + (ny < y0 or ny > y1)
             if (bw <= w and bh <= h) or (either and bw <= h and bh <= w):
                 out.add(n)
     out = sorted(out)
@@ -434,6 +435,21 @@ def groups(st, pairs) -> list:
     return out
 
 
+def mask_and(full, masks) -> int:
+    """The bits set in every one of ``masks`` (all of ``full`` for none): see .masks."""
+    for m in masks:
+        full &= m
+    return full
+
+
+def mask_or(masks) -> int:
+    """The bits set in any of ``masks``."""
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
 # The names the generated source calls these by.
 GENERATED_NAMES = {
     "_sign": sign, "_inter": intersection, "_union": union, "_count": count, "_dedupe": dedupe,
@@ -441,5 +457,5 @@ GENERATED_NAMES = {
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
     "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
-    "_lines": lines, "_groups": groups, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
+    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
 }

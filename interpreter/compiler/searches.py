@@ -13,6 +13,7 @@ from rulelang import ast as A
 
 from ..runtime import STACK_MASK, STACK_SHIFT
 from .expressions import Alias, Expressions
+from .masks import MaskPlan
 from .tree import walk
 
 
@@ -73,7 +74,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 var = f"v{params_index[slot]}"
                 saved = ctx.get(slot)
                 ctx[slot] = var
-                src = expr(node, ctx)
+                src = source(node)
                 if saved is None:
                     del ctx[slot]
                 else:
@@ -83,10 +84,10 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                     local = ns.fresh("m")
                     hoisted[("memo", src)] = local
                     lines.append(f"{pad}{local} = dict()")
-                ctx["nodes"][id(node)] = f"({local}[{var}] if {var} in {local} else {local}.setdefault({var}, {src}))"
+                put(node, f"({local}[{var}] if {var} in {local} else {local}.setdefault({var}, {src}))")
             else:  # hoist: computed at most once per value of this level, when first needed
-                src = expr(node, ctx)
-                cell = id(node) in in_iterable
+                src = source(node)
+                cell = id(node.e if isinstance(node, MaskPlan) else node) in in_iterable
                 local = hoisted.get((indent, src, cell))
                 first = local is None
                 if first:
@@ -95,7 +96,18 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                     lines.append(f"{pad}{local} = {'[]' if cell else 'None'}")
                 lazy = f"({local}[0] if {local} else ({local}.append({src}) or {local}[0]))" if cell else \
                     f"({local} if {local} is not None else ({local} := {src}))"
-                ctx["nodes"][id(node)] = lazy if first else ctx["nodes"].get(id(node)) or lazy
+                put(node, lazy, first)
+
+    def source(node) -> str:
+        return node.source(exprs, ctx) if isinstance(node, MaskPlan) else expr(node, ctx)
+
+    def put(node, value, first=True) -> None:
+        """Have the search's expressions read ``node`` as ``value`` (a mask: as its bit for the card)."""
+        if isinstance(node, MaskPlan):
+            target, value = id(node.e), f"(({value} >> v{params_index[node.vslot]}) & 1 == 1)"
+        else:
+            target = id(node)
+        ctx["nodes"][target] = value if first else ctx["nodes"].get(target) or value
 
     emit_level(levels[0], 4, "return")
     # prefiltered domains (they depend on no other parameter)

@@ -1,0 +1,146 @@
+"""A search's card-pair conditions, tabulated as bit masks.
+
+A require such as Hens's
+
+    require all(n.face_down or n.breed == c.breed or abs(n.number - c.number) == 1
+                for n in neighbours(barnyard(me), x))
+
+is tested for every (card c, cell x) pair of the search.  The part of the
+condition that relates the two cards, ``n.breed == c.breed or
+abs(n.number - c.number) == 1``, reads only their printed attributes: it is
+computed once, when the game is compiled, for every pair of cards, and kept
+as one bit mask per card n (bit c set when the pair passes).  The rest is
+then done once per cell instead of once per pair: the masks of the
+neighbours that are not face down are and-ed together, and each card is one
+bit test.  ``any(A(n) and B(n, c) for n in S)`` is the same with "or".
+
+The plan is made by :func:`mask_plan` (from :mod:`.actions`), the source
+written by :meth:`MaskPlan.source` (from :mod:`.searches`).  Depends on the
+checked AST and the expression compiler only.
+"""
+
+from __future__ import annotations
+
+from rulelang import ast as A
+
+from .tree import slots_read, walk
+
+MAX_CARDS = 160  # above this many cards, the table (cards x cards pairs) is not made
+_SAFE_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "+", "-", "*", "&", "|"})
+_PURE_BUILTINS = frozenset({"abs", "sign", "min", "max"})
+
+
+class MaskPlan:
+    """``all``/``any`` over the cards n of ``iter`` of terms that do not
+    read the card parameter (``outer``) and terms that relate n and it
+    through printed attributes alone (kept in ``table``)."""
+
+    def __init__(self, e, func, nslot, vslot, outer, table):
+        self.e = e  # the generator in the require
+        self.func = func  # "all" or "any"
+        self.nslot = nslot  # the generator's card
+        self.vslot = vslot  # the action's card parameter
+        self.outer = outer  # the terms that do not read the parameter
+        self.table = table  # per card n, the bits of the cards v the pair passes for
+
+    def reads(self, g) -> set:
+        """The slots the mask depends on (the parameter's not among them)."""
+        out = slots_read(g, self.e.iter)
+        for t in self.outer:
+            out |= slots_read(g, t)
+        return out - {self.nslot}
+
+    def source(self, exprs, ctx) -> str:
+        """Source of the mask: an int whose bit v says whether card v passes."""
+        table = exprs.ns.ref(self.table, "_mt")
+        var = exprs.ns.fresh("n")
+        inner = dict(ctx)
+        inner[self.nslot] = var
+        it = f"_tick(st, {exprs.seq(self.e.iter, ctx)})"
+        terms = [exprs.expr(t, inner) for t in self.outer]
+        if self.func == "all":  # the cards every n that none of its outer terms lets pass allows
+            cond = f" if not ({' or '.join(terms)})" if terms else ""
+            full = (1 << len(self.table)) - 1
+            return f"_mask_and({full}, [{table}[{var}] for {var} in {it}{cond}])"
+        cond = f" if {' and '.join(terms)}" if terms else ""
+        return f"_mask_or([{table}[{var}] for {var} in {it}{cond}])"
+
+
+def mask_plan(exprs, e, vslot, card_count: int):
+    """A :class:`MaskPlan` for generator ``e`` against card parameter
+    ``vslot``, or None when ``e`` is not of that form (or the table cannot
+    be made)."""
+    g = exprs.g
+    if not (isinstance(e, A.CallGen) and e.func in ("all", "any") and e.cond is None) \
+            or card_count > MAX_CARDS or exprs.t(e.iter) not in ("pile", "grid", "stack", "list:card"):
+        return None
+    nslot = g.res[id(e)]
+    joiner = "or" if e.func == "all" else "and"
+    terms = list(e.expr.items) if isinstance(e.expr, A.BoolOp) and e.expr.op == joiner else [e.expr]
+    outer, pair = [], []
+    for t in terms:
+        (pair if vslot in slots_read(g, t) else outer).append(t)
+    if not pair or vslot in slots_read(g, e.iter) \
+            or any(isinstance(x, A.Call) and x.func == "can" for x in walk(e.iter)):
+        return None
+    if not all(_safe(g, t, nslot) for t in outer) or not all(_static(g, t, {nslot, vslot}) for t in pair):
+        return None
+    table = _table(exprs, pair, joiner, nslot, vslot, card_count)
+    return None if table is None else MaskPlan(e, e.func, nslot, vslot, outer, table)
+
+
+def _table(exprs, pair, joiner, nslot, vslot, count):
+    """Per card n, the bits of the cards v for which the pair terms (joined
+    by ``joiner``) hold; None if one cannot be computed (a division by zero...)."""
+    ctx = {nslot: "n", vslot: "v"}
+    src = f" {joiner} ".join(f"({exprs.expr(t, ctx)})" for t in pair)
+    name = exprs.ns.fresh("_pair")
+    f = exprs.ns.define(f"def {name}(n, v):\n    return {src}\n", name)
+    try:
+        return [sum(1 << v for v in range(count) if f(n, v)) for n in range(count)]
+    except Exception:  # noqa: BLE001 - left to the search as written, which reports it with its span
+        return None
+
+
+def _static(g, e, slots) -> bool:
+    """Does ``e`` read nothing but the printed attributes of the cards in
+    ``slots``, literals and parameters?"""
+    for x in walk(e):
+        if isinstance(x, A.Name):
+            r = g.res.get(id(x))
+            if r is None or not (r[0] in ("param", "member") or (r[0] == "slot" and r[1] in slots)):
+                return False
+        elif isinstance(x, A.Attr):
+            if x.name not in g.card_attrs or x.name in g.card_vars or not isinstance(x.obj, A.Name):
+                return False
+        elif isinstance(x, A.Call):
+            if x.func not in _PURE_BUILTINS or g.res.get(id(x), ("",))[0] != "builtin":
+                return False
+        elif isinstance(x, A.IntLit) and id(x) in g.seat_literals:
+            return False
+        elif not isinstance(x, (A.IntLit, A.BoolLit, A.SetLit, A.BinOp, A.BoolOp, A.Not, A.Neg, A.IfExpr)):
+            return False
+    return True
+
+
+def _safe(g, e, nslot) -> bool:
+    """Can ``e`` be evaluated for every n of the generator without an error
+    (as the generator, which stops at the first n that decides, might not)?
+    Attributes, faces and card variables of n and of the outer parameters,
+    compared with literals and parameters."""
+    for x in walk(e):
+        if isinstance(x, A.Name):
+            r = g.res.get(id(x))
+            if r is None or r[0] not in ("param", "member", "slot"):
+                return False
+        elif isinstance(x, A.Attr):
+            if not isinstance(x.obj, A.Name):
+                return False
+        elif isinstance(x, A.BinOp):
+            if x.op not in _SAFE_OPS:
+                return False
+        elif isinstance(x, A.IntLit) and id(x) in g.seat_literals:
+            return False
+        elif not isinstance(x, (A.IntLit, A.BoolLit, A.SetLit, A.BoolOp, A.Not, A.Neg)):
+            return False
+    return True

@@ -1,0 +1,99 @@
+"""A search's card-pair conditions tabulated as bit masks (compiler/masks.py):
+the legal actions are exactly those of the condition as written."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import interpreter.compiler.masks as masks
+from interpreter import load
+
+ROOT = Path(__file__).resolve().parents[2]
+
+GAME = """\
+game "Rows"
+players 2..3
+enum Colour: Red, Blue
+card attributes: colour: Colour, n: int
+cards:
+  "r1" Red 1
+  "r2" Red 2
+  "r3" Red 3
+  "b1" Blue 1
+  "b2" Blue 2
+  "b3" Blue 3
+  "r4" Red 4
+  "b4" Blue 4
+  "r5" Red 5
+  "b5" Blue 5
+zone deck: pile, hidden
+zone hand: pile, per player, owner
+zone row: pile, per player, public
+action lay(c in hand(me), q in players) "lay {c} in the row of {q}":
+  require all(d.face_down or d.colour == c.colour or abs(d.n - c.n) == 1 for d in row(q))
+  move c to row(q)
+action cover(c in hand(me), q in players) "cover with {c} in the row of {q}":
+  require any(not d.face_down and d.n > c.n for d in row(q))
+  move c face down to row(q)
+action pass_turn "pass":
+  pass
+play:
+  shuffle deck
+  for p in players:
+    deal 3 from deck to hand(p)
+  repeat 4 times:
+    for p in players:
+      turn p:
+        choose lay, cover, pass_turn
+outcome(p):
+  score size(row(p))
+"""
+
+
+def legal_lists(path, players, seeds, steps=40):
+    """Every legal-action list of random games (the same games for both compilations)."""
+    game = load(path)
+    out = []
+    for seed in seeds:
+        st = game.new_state(seed, players)
+        rnd = random.Random(seed)
+        for _ in range(steps):
+            if st.is_terminal:
+                break
+            acts = st.legal_actions()
+            out.append([st.action_text(a) for a in acts])
+            st.apply(acts[rnd.randrange(len(acts))])
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_masked_searches_offer_what_the_rules_say(tmp_path, monkeypatch, players):
+    path = tmp_path / "rows.rules"
+    path.write_text(GAME)
+    source = load(path).generated_source()
+    assert "_mask_and(" in source and "_mask_or(" in source  # both generators are tabulated
+    masked = legal_lists(path, players, range(30))
+    monkeypatch.setattr(masks, "MAX_CARDS", 0)  # no table: the conditions as written
+    assert "_mask_" not in load(path).generated_source().replace("def _mask", "")
+    assert legal_lists(path, players, range(30)) == masked
+    assert any(any(t.startswith("cover") for t in acts) for acts in masked)  # the any() passes at times
+    assert any(not any(t.startswith("lay") for t in acts) for acts in masked)  # and the all() fails at times
+
+
+def test_hens_placements_are_the_same_with_a_table(monkeypatch):
+    path = ROOT / "games" / "hens.rules"
+    assert "_mask_and(" in load(path).generated_source()
+    masked = legal_lists(path, 3, range(6), steps=120)
+    monkeypatch.setattr(masks, "MAX_CARDS", 0)
+    assert legal_lists(path, 3, range(6), steps=120) == masked
+
+
+def test_a_pair_condition_that_fails_for_some_pair_is_left_as_written(tmp_path):
+    """d.n % (c.n - 2) cannot be computed for a card of 2: no table; the search as written
+    reports it when it meets one."""
+    path = tmp_path / "rows.rules"
+    path.write_text(GAME.replace("abs(d.n - c.n) == 1", "d.n % (c.n - 2) == 1"))
+    assert "_mask_and(" not in load(path).generated_source()
