@@ -66,6 +66,8 @@ class ActionCompiler:
                     and self.free_level(a.params[level - 1].domain, level_of_slot) == 0 \
                     and a.params[level - 1].high is None:
                 prefilters[level - 1].append(item.cond)
+                # its parts that read no parameter are computed once, not once per value
+                self.hoist_nodes(item.cond, level, level_of_slot, levels, inlines)
                 continue
             if self.exprs.is_static(item.cond):
                 f = self.exprs.fn(item.cond)

@@ -26,12 +26,9 @@ from rulelang import ast as A
 from rulelang.checker import CheckedGame, elem_type
 
 from ..runtime import STACK_MASK, STACK_SHIFT
-from .purity import Purity, is_scalar
 from .source import Namespace, lit
-from .tree import used_once, walk
-
-# Values kept per pure user function (see .purity): the table starts over when full.
-MEMO_SIZE = 50_000
+from .functions import Functions
+from .tree import walk
 
 NOT_CONST = object()  # what Expressions.constant gives for an expression that reads the state
 
@@ -61,7 +58,7 @@ _STATE_HELPERS = {"stack_of": "_stack_of", "open_cells": "_open_cells", "neighbo
                   "cell_of": "_cell_of", "corners": "_corners", "lines": "_lines"}
 
 
-class Expressions:
+class Expressions(Functions):
     """The expression compiler of one game.
 
     ``layout`` (a :class:`~.layout.Layout`) places variables and card
@@ -324,10 +321,32 @@ class Expressions:
             # f(x.attr for x in cards): map the attribute's table over the cards
             table = self.ns.ref(self.layout.card_attrs[e.expr.name][0], "_t")
             return f"{self._AGG[e.func]}(map({table}.__getitem__, _tick(st, {self.seq(e.iter, ctx)})))"
+        fast = self.attr_test(e, ctx)
+        if fast is not None:
+            return fast
         var, it, ex, cond = self.comp_parts(e, ctx)
         if e.func == "count" and self.t(e.expr) != "bool":
             return f"sum(1 for {var} in {it}{cond})"
         return f"{self._AGG[e.func]}({ex} for {var} in {it}{cond})"
+
+    def attr_test(self, e, ctx):
+        """``any(x.attr == K for x in S)``, ``all(x.attr != K ...)`` and
+        ``count(x.attr == K ...)`` with K a constant: the attribute's table
+        mapped over the cards and K looked for, at C speed; else None."""
+        if e.cond is not None or e.func not in ("any", "all", "count") or not isinstance(e.expr, A.BinOp) \
+                or (e.expr.op, e.func) not in (("==", "any"), ("!=", "all"), ("==", "count")):
+            return None
+        slot = self.g.res[id(e)]
+        for attr, other in ((e.expr.left, e.expr.right), (e.expr.right, e.expr.left)):
+            if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and attr.name in self.g.card_attrs \
+                    and self.g.res.get(id(attr.obj)) == ("slot", slot) and self.is_static(other) \
+                    and not isinstance(other, A.StrLit):
+                table = self.ns.ref(self.layout.card_attrs[attr.name][0], "_t")
+                values = f"map({table}.__getitem__, _tick(st, {self.seq(e.iter, ctx)}))"
+                k = self.expr(other, ctx)
+                return {"any": f"({k} in {values})", "all": f"({k} not in {values})",
+                        "count": f"[*{values}].count({k})"}[e.func]
+        return None
 
     def e_Call(self, e, ctx):
         r = self.g.res[id(e)]
@@ -389,93 +408,3 @@ class Expressions:
         if f == "count" and elem_type(self.t(args[0])) != "bool":
             return f"len({self.seq(args[0], ctx)})"
         return f"{self._AGG[f]}({self.seq(args[0], ctx)})"
-
-    # ------------------------------------------------------------ user functions
-    def function(self, name: str, frozen: bool = False) -> str:
-        """The generated name of user function ``name``: ``fname(st, args...)``.
-        ``frozen``: the version for a frozen state (see :meth:`fn`)."""
-        if frozen and self.memoisable(name):
-            frozen = False  # a pure function keeps its values anyway
-        if (name, frozen) in self.fn_names:
-            return self.fn_names[(name, frozen)]
-        gen = self.ns.fresh("_fn")
-        self.fn_names[(name, frozen)] = gen
-        f = self.g.functions[name]
-        pslots = [s for s, _ in self.g.func_slots[name][0]]
-        params = [f"a{i}" for i in range(len(pslots))]
-        ptypes = [t for _, t in self.g.func_slots[name][0]]
-        ctx = {s: p for s, p in zip(pslots, params)}
-        if frozen:
-            ctx["frozen"] = True
-        lines = [f"def {gen}(st{''.join(', ' + p for p in params)}):"]
-        for s, p, t in zip(pslots, params, ptypes):
-            if t == "stack":  # a stack's cards, looked up once
-                lines.append(f"    {p}_cards = st.Z[{p} >> {STACK_SHIFT}][{p} & {STACK_MASK}]")
-                ctx[("cards", s)] = f"{p}_cards"
-        body = []
-        lazy = used_once(self.g, f)
-        for let in f.lets:
-            slot = self.g.res[id(let)]
-            if slot in lazy:  # computed where it is read, when it is
-                ctx[slot] = f"({self.expr(let.expr, ctx)})"
-                continue
-            local = f"l{int(slot)}"
-            body.append(f"{local} = {self.expr(let.expr, ctx)}")
-            ctx[slot] = local
-        value = self.expr(f.body, ctx)
-        if params and self.memoisable(name):
-            # a pure function: its values kept by arguments, a stack by its cards (see .purity)
-            lines += self.kept(self.ns.ref({}, "_memo"), self.memo_key(name, params, ptypes), body, value)
-        elif frozen and all(is_scalar(t) for t in ptypes):
-            # the state is frozen until the table is cleared: values kept by the arguments
-            lines += self.kept(self.ns.ref(self.frozen_memo, "_fm"), [lit(int(gen[3:]))] + params, body, value)
-        else:
-            lines += [f"    {x}" for x in body]
-            lines.append(f"    return {value}")
-        self.ns.define("\n".join(lines) + "\n", gen)
-        return gen
-
-    @staticmethod
-    def kept(memo: str, key: list, body: list, value: str) -> list:
-        """The body of a function whose values are kept in table ``memo``
-        by ``key`` (sources), each with what computing it cost of the work
-        budget, charged again when the kept value is used: the budget is
-        spent the same whether a value was kept or not."""
-        return [f"    k = ({', '.join(key)},)",
-                f"    e = {memo}.get(k)",
-                "    if e is None:",
-                "        w = st.m.work_left",
-                *[f"        {x}" for x in body],
-                f"        v = {value}",
-                f"        if len({memo}) >= {MEMO_SIZE}:",
-                f"            {memo}.clear()",
-                f"        {memo}[k] = (v, w - st.m.work_left)",
-                "        return v",
-                "    m = st.m",
-                "    m.work_left -= e[1]",
-                "    if m.work_left < 0:",
-                "        _charge(st, 0)",
-                "    return e[0]"]
-
-    def memo_key(self, name, params, ptypes) -> list:
-        """Sources of what a pure function's value depends on: its arguments,
-        a stack by its cards, and the card variables it reads of those cards."""
-        bases = [int(self.layout.cvar_base[v]) for v in sorted(self.purity.card_vars[name])]
-        key = []
-        for p, t in zip(params, ptypes):
-            if t == "stack":
-                key.append(f"tuple({p}_cards)")
-                key += [f"tuple(map(st.C.__getitem__, {p}_cards))" if b == 0 else
-                        f"tuple(map(st.C.__getitem__, map({b}.__add__, {p}_cards)))" for b in bases]
-            else:
-                key.append(p)
-                if t == "card":
-                    key += [f"st.C[{p}]" if b == 0 else f"st.C[{b} + {p}]" for b in bases]
-        return key
-
-    def memoisable(self, name: str) -> bool:
-        """Is user function ``name`` pure, with scalar arguments and value?"""
-        if self.purity is None:
-            self.purity = Purity(self.g)
-        return (all(is_scalar(t) for _, t in self.g.func_slots[name][0])
-                and is_scalar(self.t(self.g.functions[name].body)) and self.purity.pure(name))

@@ -288,3 +288,23 @@ def test_a_let_read_once_is_computed_only_when_its_branch_is_taken(tmp_path):
     assert game.evaluate(state, "pick(3)") == 9
     with pytest.raises(RuleError, match="not in a grid"):
         game.evaluate(state, "pick(2)")
+
+
+def test_any_all_count_of_an_attribute_against_a_constant(tmp_path):
+    """any(x.attr == K ...), all(x.attr != K ...) and count(x.attr == K ...) are looked up in the
+    attribute's table (at C speed); they say what the generators say."""
+    path = tmp_path / "nasty.rules"
+    path.write_text(NASTY.replace('  "a\\"b"                                     Odd    2\n', ""))
+    game = load(path)
+    state = game.new_state(1)
+    names = game.machine.card_names
+    for p in (0, 1):
+        held = [c for c in state.Z[game.machine.zone_instance(state, "hand", p)]]
+        kinds = ["Odd" if names[c].startswith("a") else "Plain" for c in held]
+        ns = [3 if "comment" in names[c] else 1 for c in held]
+        for k in (1, 2, 3):
+            assert game.evaluate(state, f"any(c.n == {k} for c in hand({p}))") == (k in ns)
+            assert game.evaluate(state, f"all(c.n != {k} for c in hand({p}))") == (k not in ns)
+            assert game.evaluate(state, f"all({k} != c.n for c in hand({p}))") == (k not in ns)
+            assert game.evaluate(state, f"count(c.n == {k} for c in hand({p}))") == ns.count(k)
+        assert game.evaluate(state, f"count(c.kind == Plain for c in hand({p}))") == kinds.count("Plain")
