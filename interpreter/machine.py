@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .runtime import (CHANCE, DECIDE, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH, MAX_VALUE, MAX_WORK,
                       RANDOM, IllegalAction, RuleError, State,
-                      _mix, rng_below)
+                      _mix)
 from .checks import EVAL_ERRORS, InvariantBroken, MachineChecks, _explain
 from .views import MachineViews
 
@@ -220,7 +220,7 @@ class Machine(MachineViews, MachineChecks):
                         st.pc = pc
                         st.chance_n = k
                         return
-                    pc = a.resolve(st, rng_below(st, k), pc)
+                    pc = a.sample(st, k, pc)
                 else:  # END
                     st.pc = pc
                     st.done = True

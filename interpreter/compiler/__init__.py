@@ -12,7 +12,8 @@ only those above it:
 - :mod:`.layout`: where cards, zones and variables live in a state;
   variable defaults and the deck.
 - :mod:`.expressions`: expressions -> generated source -> ``f(state)``;
-  user functions; constant folding.
+  constant folding.
+- :mod:`.functions`: user functions -> generated source (a mixin of the above).
 - :mod:`.params`: parameter values (overrides and defaults), ``ParamError``.
 - :mod:`.masks`: card-pair conditions of a search, tabulated as bit masks.
 - :mod:`.searches`: an action's search written as nested loops.

@@ -2,11 +2,14 @@
 
 Each one tells the VM how many outcomes it has now (``count``), what to do
 when there are none (``skip``) and how to apply outcome ``j`` (``resolve``).
+Where no one picks the outcomes (chance is sampled, not explicit),
+``sample`` draws them all at once from the state's generator: the same draws,
+in the same order, as one event at a time, without a VM step each.
 """
 
 from __future__ import annotations
 
-from ..runtime import RuleError
+from ..runtime import RuleError, rng_below
 
 
 class RandomPick:
@@ -27,6 +30,9 @@ class RandomPick:
     def resolve(self, st, j, pc):
         self.setter(st, list(self.items(st))[j])
         return pc + 1
+
+    def sample(self, st, k, pc):
+        return self.resolve(st, rng_below(st, k), pc)
 
 
 class Shuffle:
@@ -51,6 +57,15 @@ class Shuffle:
         pile[k - 1], pile[j] = pile[j], pile[k - 1]
         st.L[self.slot] = k - 1
         return pc if k - 1 > 1 else pc + 1
+
+    def sample(self, st, k, pc):
+        pile = st.Z[self.zone(st)]
+        while k > 1:
+            j = rng_below(st, k)
+            pile[k - 1], pile[j] = pile[j], pile[k - 1]
+            k -= 1
+        st.L[self.slot] = k
+        return pc + 1
 
 
 class RandomOrder:
@@ -81,4 +96,14 @@ class RandomOrder:
         st.L[self.left] = k - 1
         if k - 1 > 1:
             return pc
+        return self.skip(st, pc)
+
+    def sample(self, st, k, pc):
+        xs = list(st.L[self.slot])
+        while k > 1:
+            j = rng_below(st, k)
+            xs[k - 1], xs[j] = xs[j], xs[k - 1]
+            k -= 1
+        st.L[self.slot] = tuple(xs)
+        st.L[self.left] = k
         return self.skip(st, pc)

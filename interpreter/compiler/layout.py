@@ -15,6 +15,7 @@ from rulelang.diagnostics import NO_SPAN
 from ..machine import Machine, ZoneDef
 from ..runtime import RuleError
 from .helpers import guarded
+from .purity import is_scalar
 
 
 class Layout:
@@ -108,12 +109,22 @@ def compile_start(g: CheckedGame, m: Machine, exprs):
         V.extend(counters)  # the turns each seat has taken, when the rules read them
         return V
 
+    # card variables whose initial values read only each card's printed attributes, the
+    # parameters and the player count (and are numbers...): computed once per player count
+    fixed = all(is_scalar(g.types.get(id(v))) and _fixed(g, v.default, g.res[id(v)]) for v in g.card_vars.values())
+    known = {}
+
     def cvar_defaults(st, cv_defaults=cv_defaults):
+        hit = known.get(st.n)
+        if hit is not None:
+            return list(hit)
         C = []
         for slot, f in cv_defaults:
             for c in range(ncards):
                 st.L[slot] = c
                 C.append(f(st))
+        if fixed:
+            known[st.n] = tuple(C)
         return C
 
     m.var_defaults = var_defaults
@@ -133,8 +144,21 @@ def compile_deck(g: CheckedGame, exprs):
             ids = tuple(i for i, c in enumerate(g.cards) if c[0] == item.name)
             items.append(("named", ids, None, when))
     ncards = len(g.cards)
+    # a deck chosen by printed attributes, parameters and the player count: once per player count
+    fixed = all((item.when is None or _fixed(g, item.when, None))
+                and (not isinstance(item, A.DeckWhere) or _fixed(g, item.cond, g.res[id(item)])) for item in g.deck)
+    known = {}
 
     def deck(st):
+        hit = known.get(st.n)
+        if hit is not None:
+            return list(hit)
+        out = chosen_cards(st)
+        if fixed:
+            known[st.n] = tuple(out)
+        return out
+
+    def chosen_cards(st):
         if not items:
             return list(range(ncards))
         chosen = set()
@@ -151,3 +175,24 @@ def compile_deck(g: CheckedGame, exprs):
         return sorted(chosen)
 
     return deck
+
+
+def _fixed(g: CheckedGame, e, slot) -> bool:
+    """Does ``e`` read nothing that changes from game to game at one player
+    count: only the printed attributes of the card in ``slot``, cards by
+    name, literals, parameters and the player count?"""
+    from .tree import walk
+    for x in walk(e):
+        if isinstance(x, A.Name):
+            r = g.res.get(id(x))
+            if r is None or not (r[0] in ("param", "member", "player_count", "enum_all") or r == ("slot", slot)):
+                return False
+        elif isinstance(x, A.Attr):
+            if x.name not in g.card_attrs or x.name in g.card_vars:
+                return False
+        elif isinstance(x, A.Call):
+            if x.func not in ("abs", "sign", "min", "max") or g.res.get(id(x), ("",))[0] != "builtin":
+                return False
+        elif not isinstance(x, (A.IntLit, A.BoolLit, A.SetLit, A.StrLit, A.BinOp, A.BoolOp, A.Not, A.Neg, A.IfExpr)):
+            return False  # (a seat written out, an IntLit, depends on the player count alone)
+    return True

@@ -308,3 +308,17 @@ def test_any_all_count_of_an_attribute_against_a_constant(tmp_path):
             assert game.evaluate(state, f"all({k} != c.n for c in hand({p}))") == (k not in ns)
             assert game.evaluate(state, f"count(c.n == {k} for c in hand({p}))") == ns.count(k)
         assert game.evaluate(state, f"count(c.kind == Plain for c in hand({p}))") == kinds.count("Plain")
+
+
+def test_a_new_game_starts_from_the_initial_card_variables_and_deck():
+    """The card variables' initial values and the deck, when they depend on the player count
+    alone, are worked out once per count: a game that changes a card variable leaves the
+    next game's as the rules start it, and each count has its own deck."""
+    emu = load(GAMES / "emu_ranchers.rules")
+    first = emu.new_state(0, 2)
+    assert all(emu.evaluate(first, f'"{name}".value == "{name}".rank') for name in ("Bard", "Pact"))
+    first.C[:] = [99] * len(first.C)  # as a game's "set c.value = ..." would, for every card
+    again = emu.new_state(1, 2)
+    assert emu.evaluate(again, '"Bard".value == "Bard".rank') and 99 not in again.C
+    fox = load(GAMES / "fox_in_the_henhouse.rules")
+    assert [len(fox.new_state(0, n).inplay) for n in (2, 3, 4, 2)] == [7, 10, 14, 7]
