@@ -105,14 +105,23 @@ class CardStatements:
         top = len(self.code)
         jf = self.emit(JF, lambda st: st.L[left] > 0, None, s.span)
 
-        def deal_card(st):  # a trigger may end the game before the pile runs out
-            if not st.Z[src(st)]:
-                raise RuleError(f"cannot deal {st.L[left]} more cards from an empty pile")
-            st.L[cards] = (one(st),)
-            st.L[left] -= 1
-        self.emit(EXEC, deal_card, None, s.span)
+        index, tests = self.new_slot(), []  # tests: each trigger's, filled in below
+
+        def deal_cards(st):  # dealt on until a card fires a trigger (which may end the game)
+            L = st.L
+            while L[left] > 0:
+                if not st.Z[src(st)]:
+                    raise RuleError(f"cannot deal {L[left]} more cards from an empty pile")
+                L[cards] = (one(st),)
+                L[left] -= 1
+                L[index] = 0
+                for fires in tests:
+                    if fires(st):
+                        return  # the flow fires the triggers for this card, then deals on
+            L[cards] = ()
+        self.emit(EXEC, deal_cards, None, s.span)
         self.checked(s)
-        self.triggers.after_cards_enter(triggers, cards, s.span)
+        self.triggers.after_cards_enter(triggers, cards, s.span, index, tests)
         self.emit(JMP, top, None, s.span)
         self.patch(jf, len(self.code))
 

@@ -7,7 +7,8 @@ place its event can happen, so the machine needs no event queue.
 - ``when CARD enters ZONE(p) [if COND]``: after each ``move`` whose cards
   may land in that zone, once per card that entered it, in the order they
   were moved; a ``deal`` into such a zone moves one card at a time, so a
-  trigger that ends the game stops the rest of the deal; a ``swap`` that
+  trigger that ends the game stops the rest of the deal (it deals on,
+  without a step of the flow per card, until a card fires one); a ``swap`` that
   puts a card in another zone instance fires too (the first card, then the
   second).
 
@@ -81,13 +82,17 @@ class Triggers:
             return list(self.enter)
         return [t for t in self.enter if t.zone == zone]
 
-    def after_cards_enter(self, triggers, cards_slot, span):
+    def after_cards_enter(self, triggers, cards_slot, span, index=None, tests=None):
         """For each card listed in ``cards_slot`` (in order), fire each of
-        ``triggers`` whose zone now holds it and whose pattern it matches."""
+        ``triggers`` whose zone now holds it and whose pattern it matches.
+        ``index``: the slot counting the cards (a new one if None);
+        ``tests``: a list to which each trigger's test is added (a function
+        of the state: does the card at ``index`` fire it?)."""
         flow, g = self.flow, self.g
         m = flow.m
         stride = m.stride
-        index = flow.new_slot()
+        if index is None:
+            index = flow.new_slot()
         flow.emit(EXEC, _setter(index, 0), None, span)
         top = len(flow.code)
 
@@ -112,6 +117,8 @@ class Triggers:
                 if owner_slot is not None:
                     L[owner_slot] = inst % stride
                 return cond is None or cond(st)
+            if tests is not None:
+                tests.append(matches)
             jf = flow.emit(JF, matches, None, t.span)
             self.expand(t, t.span)
             flow.patch(jf, len(flow.code))

@@ -139,6 +139,20 @@ def test_deal_fires_per_card_and_end_game_stops_the_rest(tmp_path):
     assert state.winners() == [0]
 
 
+def test_deal_fires_for_the_cards_that_match_and_deals_on(tmp_path):
+    """Between the cards that fire a trigger, the deal goes on without one: each B fires once,
+    in the order dealt, after the cards before it and before the cards after it."""
+    game = trig(tmp_path, 'when c enters hand(p) if c.v == 2:\n'
+                          '  set trace = trace * 10 + size(hand(p))\n  set named += 1')
+    state = game.new_state(1)
+    before = ["A", "B", "C", "B", "A"]
+    arrange(state, before)
+    state.apply_text("deal me five")
+    assert state.zone_cards("hand", 0) == list(reversed(before))
+    assert state.get_var("named") == 2
+    assert state.get_var("trace") == digits([2, 4])  # the hand held 2 cards, then 4, as each B came
+
+
 def test_deal_without_the_end_deals_everything(tmp_path):
     game = trig(tmp_path, 'when c enters hand(p):\n  set trace = trace * 10 + c.v')
     state = game.new_state(1)
