@@ -112,6 +112,16 @@ def counted(state, kept):
     return calls
 
 
+def holding_after(path, texts):
+    """(state, Kept) of a game of ``path`` after ``texts``, the kept invariants holding at each step."""
+    state = load(path, check_invariants=True).new_state(0, 2)
+    kept = Kept()
+    for text in texts:
+        state.apply_text(text)
+        assert state.m.invariants_hold(state, kept)
+    return state, kept
+
+
 def test_kept_checks_follow_each_game(tmp_path):
     path, _, _ = invariants(tmp_path)
     state = load(path, check_invariants=True).new_state(0, 2)
@@ -143,13 +153,9 @@ def test_a_variable_read_by_a_kept_invariant_is_watched(tmp_path):
     """Only 'wait' changes a variable; the invariant reading it still fails when it does."""
     path = tmp_path / "turns.rules"
     path.write_text(GAME.replace("or turns > 0", "and turns < 2"))
-    state = load(path, check_invariants=True).new_state(0, 2)
-    m, kept = state.m, Kept()
-    for text in ("wait", "take", "take"):
-        state.apply_text(text)
-        assert m.invariants_hold(state, kept)
+    state, kept = holding_after(path, ("wait", "take", "take"))
     state.apply_text("wait")  # turns is 2: nothing else changed
-    assert not m.invariants_hold(state, kept)
+    assert not state.m.invariants_hold(state, kept)
 
 
 def test_an_invariant_over_every_seat_is_split_by_seat(tmp_path):
@@ -170,13 +176,9 @@ def test_an_invariant_over_every_seat_is_split_by_seat(tmp_path):
 
 def test_a_card_variable_that_changes_has_the_invariant_checked_again(tmp_path):
     path, _, _ = invariants(tmp_path)
-    state = load(path, check_invariants=True).new_state(0, 2)
-    m, kept = state.m, Kept()
-    for text in ("take", "take", "wait"):
-        state.apply_text(text)
-        assert m.invariants_hold(state, kept)
+    state, kept = holding_after(path, ("take", "take", "wait"))
     state.apply_text("bump")  # only a card variable changes: the places are as they were
-    assert not m.invariants_hold(state, kept)
+    assert not state.m.invariants_hold(state, kept)
 
 
 def test_an_invariant_on_a_grid_is_kept_with_its_cells_and_faces(tmp_path):
@@ -389,11 +391,7 @@ def test_an_invariant_over_stacks_is_checked_stack_by_stack(tmp_path):
 def test_a_stack_that_grows_too_long_is_found(tmp_path):
     path = tmp_path / "rows.rules"
     path.write_text(STACKS.replace("LIMIT", "2"))
-    state = load(path, check_invariants=True).new_state(0, 2)
-    m, kept = state.m, Kept()
-    for text in ("start", "start", "grow 1"):
-        state.apply_text(text)
-        assert m.invariants_hold(state, kept)
+    state, kept = holding_after(path, ("start", "start", "grow 1"))
     state.apply_text("grow 1")  # its third card
-    assert not m.invariants_hold(state, kept)
-    assert [msg for msg, _ in m.broken_invariants(state, declared_only=True)] == ["no row is too long"]
+    assert not state.m.invariants_hold(state, kept)
+    assert [msg for msg, _ in state.m.broken_invariants(state, declared_only=True)] == ["no row is too long"]
