@@ -16,11 +16,13 @@ clones.py and the differential checks) read ``../shared``; when it is
 missing this one says so and times the interpreter alone.
 
 Action granularity: both split a turn the same way for Emu Ranchers (play a
-card, then draw; each year-end growth is one action) and for ¡Desplumados!
-(one action per card played; "discard cards" is one action per card then
-"stop discarding" unless the hand is empty; a thief or meadow hen is placed
-by a second action; the escaping hen's slowest slapper is a chance event,
-not an action).  Compare playouts/s.
+card, then draw; each year-end growth is one action).  For ¡Desplumados!
+they differ in one place: the rules file discards a set of cards as one
+action (a set choice), where the baseline takes one action per card and
+then "stop discarding", so the baseline plays about twice as many actions a
+game; elsewhere both take one action per card played, place a thief's or
+the meadow's hen by a second action, and make the escaping hen's slowest
+slapper a chance event.  Compare playouts/s, not actions/s.
 """
 
 from __future__ import annotations
