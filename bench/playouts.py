@@ -19,8 +19,8 @@ Action granularity: both split a turn the same way for Emu Ranchers (play a
 card, then draw; each year-end growth is one action).  For ¡Desplumados!
 they differ in one place: the rules file discards a set of cards as one
 action (a set choice), where the baseline takes one action per card and
-then "stop discarding", so the baseline plays about twice as many actions a
-game; elsewhere both take one action per card played, place a thief's or
+then "stop discarding", so the two count a game's actions differently
+(about 55 against 124 at 4 players); elsewhere both take one action per card played, place a thief's or
 the meadow's hen by a second action, and make the escaping hen's slowest
 slapper a chance event.  Compare playouts/s, not actions/s.
 """
