@@ -19,6 +19,7 @@ from itertools import compress
 from operator import itemgetter, ne
 
 from .checks import EVAL_ERRORS
+from .compiler.source import Namespace
 from .runtime import STACK_SHIFT, RuleError
 
 
@@ -85,77 +86,113 @@ class KeptPlan:
                     self.place_cell_readers.setdefault(j, []).append(i)
         self.cells = bool(self.any_cell_readers or self.place_cell_readers)
         self.ncards = len(m.card_names)
+        self.later = _generate(self, entries, variables)
 
     def holds(self, st, kept: Kept) -> bool:
         """Do the kept invariants hold?  Evaluates those whose reads changed
         since the last call with ``kept`` (all of them the first time); an
         invariant that does not hold, or cannot be evaluated, has ``kept``
         start again, so that every one is evaluated at the next call."""
-        now = [*self.get_places(st.Z)]
-        values = [*self.get_values(st.V)] if self.var_watched else None
-        if now == kept.places and values == kept.V and not (
-                (self.card_var_readers and st.C != kept.C) or (self.any_cell_readers and st.loc != kept.loc)
-                or (self.cells and (st.P != kept.P or st.F != kept.F))):
-            return True  # nothing they read changed (the most common step), compared at C speed
-        functions = self.functions
-        old = kept.places
-        if old is None:  # the game's first check: everything
-            for f in functions:
+        if kept.places is not None:
+            return self.later(st, kept)
+        try:
+            for f in self.functions:
                 if not f(st):
                     return False
-            kept.places = [list(map(list.copy, x)) if d else x.copy() for x, d in zip(now, self.deep)]
-            kept.V, kept.C, kept.loc, kept.P, kept.F = values, st.C.copy(), st.loc.copy(), st.P.copy(), st.F.copy()
-            return True
-        changed = list(compress(range(len(now)), map(ne, now, old)))
-        todo = []  # the entries to evaluate whole (perhaps twice: no matter)
-        partial = []  # (entry, watched place) of those to check stack by stack
-        for k in changed:
-            todo += self.readers[k]
-            if self.stack_readers[k]:
-                partial += [(i, k) for i in self.stack_readers[k]]
-        if values is not None and values != kept.V:
-            for k in compress(range(len(values)), map(ne, values, kept.V)):
-                todo += self.var_readers[k]
-            kept.V = values
-        card_vars = self.card_var_readers and st.C != kept.C
-        if card_vars:
-            todo += self.card_var_readers
-            kept.C = st.C.copy()
-        if self.any_cell_readers and st.loc != kept.loc:  # cell_of a card that left its grid...
-            todo += self.any_cell_readers
-            kept.loc = st.loc.copy()
-        if self.cells:
-            for now_, before, name in ((st.P, kept.P, "P"), (st.F, kept.F, "F")):
-                if now_ != before:  # a card's cell, or face, changed
-                    todo += self.any_cell_readers
-                    if self.place_cell_readers:
-                        loc, readers = st.loc, self.place_cell_readers
-                        for c in compress(range(self.ncards), map(ne, now_, before)):
-                            todo += readers.get(loc[c], ())
-                    setattr(kept, name, now_.copy())
-        if len(todo) > 1:
-            todo = set(todo)  # one entry may be named twice (its place changed, and its cards' cells)
-        try:
-            for i in todo:
-                if not functions[i](st):
-                    kept.places = None
-                    return False
-            for i, k in partial:
-                if card_vars and i in self.card_var_readers:
-                    continue  # checked whole: its card variables changed
-                at, before = self.by_stack[i], old[k]
-                for x, cards in enumerate(now[k]):
-                    if (x >= len(before) or cards != before[x]) and not at(st, x):
-                        kept.places = None
-                        return False
         except (*EVAL_ERRORS, RuleError):
-            kept.places = None
             return False
-        # what they read now, for the next step (only what changed is copied)
-        deep = self.deep
-        for k in changed:
-            old[k] = list(map(list.copy, now[k])) if deep[k] else now[k].copy()
+        kept.places = [list(map(list.copy, x)) if d else x.copy()
+                       for x, d in zip(self.get_places(st.Z), self.deep)]
+        kept.V = list(self.get_values(st.V))
+        kept.C, kept.loc, kept.P, kept.F = st.C.copy(), st.loc.copy(), st.P.copy(), st.F.copy()
         return True
+
+    def _cells_named(self, st, kept) -> set:
+        """The entries that read the cells and faces of a place's cards, for
+        the places of the cards whose cell or face changed."""
+        loc, readers, out = st.loc, self.place_cell_readers, set()
+        for now, before in ((st.P, kept.P), (st.F, kept.F)):
+            if now != before:
+                for c in compress(range(self.ncards), map(ne, now, before)):
+                    out.update(readers.get(loc[c], ()))
+        return out
+
+
+def _generate(plan: KeptPlan, entries, variables):
+    """The check after a game's first, as one generated function of (state,
+    kept): every watched place, variable and table compared once with its
+    copy (at C speed), each entry evaluated once if something it reads
+    changed (a row of stacks: the stacks that changed), then only what
+    changed copied.  Built, like the rules' own code, from generated names
+    and numbers alone (see :mod:`interpreter.compiler.source`)."""
+    ns = Namespace()
+    fail = ns.ref(_fail, "_f")
+    functions, by_stack = ns.ref(plan.functions, "_F"), ns.ref(plan.by_stack, "_B")  # read when called
+    at = {j: k for k, j in enumerate(plan.watched)}
+    vat = {v: k for k, v in enumerate(plan.var_watched)}
+    lines = ["def _later(st, kept):", " old = kept.places", " Z = st.Z"]
+    changed = []  # the names of the flags: this read changed
+    for k, j in enumerate(plan.watched):
+        lines += [f" z{k} = Z[{j}]", f" c{k} = z{k} != old[{k}]"]
+        changed.append(f"c{k}")
+    if plan.var_watched:
+        lines += [" V = st.V", " W = kept.V"]
+        for k, v in enumerate(plan.var_watched):
+            lines.append(f" v{k} = V[{v}] != W[{k}]")
+            changed.append(f"v{k}")
+    tables = [(name, flag) for name, flag, wanted in (("C", "cc", plan.card_var_readers),
+                                                      ("loc", "cl", plan.any_cell_readers),
+                                                      ("P", "cp", plan.cells), ("F", "cf", plan.cells)) if wanted]
+    for name, flag in tables:
+        lines.append(f" {flag} = st.{name} != kept.{name}")
+        changed.append(flag)
+    lines += [f" if not ({' or '.join(changed) or 'False'}):", "  return True"]
+    if plan.place_cell_readers:
+        lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept) if cp or cf else ()")
+    lines.append(" try:")
+    for i, (_, places, card_vars, cells) in enumerate(entries):
+        whole = [f"v{vat[v]}" for v in variables[i]] + (["cc"] if card_vars else []) \
+            + (["cl", "cp", "cf"] if cells == 2 else []) + ([f"{i} in x"] if cells == 1 else [])
+        own = [f"c{at[j]}" for j in places]
+        name = f"{functions}[{i}]"
+        if i in plan.by_stack and len(places) == 1:  # stack by stack, unless it must be evaluated whole
+            k = at[places[0]]
+            if whole:
+                lines += [f"  if ({' or '.join(whole)}):", f"   if not {name}(st):", f"    return {fail}(kept)",
+                          f"  elif c{k}"]
+            else:
+                lines.append(f"  if c{k}")
+            lines[-1] += f" and not {ns.ref(_stacks_hold, '_s')}({by_stack}[{i}], z{k}, old[{k}], st):"
+            lines.append(f"   return {fail}(kept)")
+        elif whole or own:
+            lines += [f"  if ({' or '.join(own + whole)}) and not {name}(st):", f"   return {fail}(kept)"]
+    if lines[-1] == " try:":  # nothing to evaluate again (a plan with no entries)
+        lines.append("  pass")
+    lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", f"  return {fail}(kept)"]
+    for k, deep in enumerate(plan.deep):  # what they read now, for the next step
+        lines.append(f" if c{k}:")
+        lines.append(f"  old[{k}] = list(map(list.copy, z{k}))" if deep else f"  old[{k}] = z{k}.copy()")
+    if plan.var_watched:
+        lines.append(f" if {' or '.join(f'v{k}' for k in range(len(plan.var_watched)))}:")
+        lines.append(f"  kept.V = list({ns.ref(plan.get_values, '_g')}(V))")
+    for name, flag in tables:
+        lines += [f" if {flag}:", f"  kept.{name} = st.{name}.copy()"]
+    lines.append(" return True")
+    return ns.define("\n".join(lines) + "\n", "_later")
+
+
+def _fail(kept) -> bool:
+    """An invariant does not hold, or cannot be evaluated: the next check evaluates them all."""
+    kept.places = None
+    return False
+
+
+def _stacks_hold(at, now, before, st) -> bool:
+    """Does ``at`` hold for each stack of a row that differs from the row ``before``?"""
+    for x, cards in enumerate(now):
+        if (x >= len(before) or cards != before[x]) and not at(st, x):
+            return False
+    return True
 
 
 def _getter(indices):
