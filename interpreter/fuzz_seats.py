@@ -21,7 +21,9 @@ it played often enough:
 
 from __future__ import annotations
 
-from operator import itemgetter
+from collections import Counter
+from itertools import groupby, islice
+from operator import eq, itemgetter
 
 _first = itemgetter(0)
 
@@ -37,57 +39,91 @@ class SeatLog:
         self.machines = {}  # id -> machine, to name the offered actions
         self.actions = {}  # (machine id, site action uid) -> (choice, action name)
         self.runs = {}  # (player count, choice) -> the most decisions one seat made in a row
-        # What record() counts, step by step, before _fold() names it: kept to
-        # a few dictionary updates a step (the fuzzer calls it at every one).
+        # What record() counts, step by step, before _fold() names it: a
+        # game's steps are listed (two appends a step: the fuzzer calls it at
+        # every one) and counted when the next game starts (_flush)
         self._taken = {}  # (player count, seat, machine, site action uid) -> times
         self._offered = {}  # (player count, seat, machine) -> uids offered
         self._runs = {}  # (player count, machine, site) -> the most decisions one seat made in a row
-        self._saturated = set()  # (player count, seat, machine, site) offered every action of the site
+        self._saturated = {}  # (player count, machine) -> {(site, seat) offered every action of the site}
+        self._site_of = {}  # machine -> its site actions' sites, by uid
         self._site_uids = {}  # (machine, site) -> its site actions' uids
-        self.last = None  # (machine, site, seat) of the decision before
-        self.run = 0  # ... and how many in a row
+        self._n = self._m = None  # the player count and machine of the game being played
+        self._uids, self._mes = [], []  # its steps: the site action taken, by whom
+        self._done = set()  # ... the (site, seat) that need not be looked at again (see _offer)
 
     def game(self, players: int) -> None:
+        self._flush()
         self.games[players] = self.games.get(players, 0) + 1
-        self.last = None
+        self._n, self._m = players, None
 
     def record(self, state, a) -> None:
         """A decision of the seat to move: the action it took (and, from the
         state's legal actions, what it was offered)."""
-        m = state.m
-        n, me, uid = state.n, state.me, a[0]
-        key = (n, me, m, uid)
-        taken = self._taken
-        taken[key] = taken.get(key, 0) + 1
-        site = m.site_actions[uid].site
+        uid, me, m = a[0], state.me, state.m
+        if m is not self._m:
+            self._start(m)
+        self._uids.append(uid)
+        self._mes.append(me)
         legal = state._legal
-        if legal is not None and (n, me, m, site) not in self._saturated:
-            seat = key[:3]
-            offered = self._offered.get(seat)
-            if offered is None:
-                offered = self._offered[seat] = set()
-            if legal[0][0] == legal[-1][0]:  # one action offered (its values listed in a row)
-                offered.add(legal[0][0])
-            else:
-                offered.update(map(_first, legal))
-            everything = self._site_uids.get((m, site))
-            if everything is None:
-                everything = self._site_uids[(m, site)] = frozenset(sa.uid for sa in m.sites[site])
-            if offered >= everything:  # every action of this choice was offered to the seat: no need to look again
-                self._saturated.add((n, me, m, site))
-        now = (m, site, me)
-        if now == self.last:
-            self.run += 1
+        if legal is not None:
+            site = self._site_of[m][uid]
+            if (site, me) not in self._done:
+                self._offer(m, me, site, legal)
+
+    def _start(self, m) -> None:
+        """The machine of the game being played is ``m`` (known at its first step)."""
+        self._flush()
+        self._m = m
+        if m not in self._site_of:
+            self._site_of[m] = [sa.site for sa in m.site_actions]
+        self._done = self._saturated.setdefault((self._n, m), set())
+
+    def _offer(self, m, me, site, legal) -> None:
+        """Note the actions offered to seat ``me`` at a site."""
+        seat = (self._n, me, m)
+        offered = self._offered.get(seat)
+        if offered is None:
+            offered = self._offered[seat] = set()
+        if legal[0][0] == legal[-1][0]:  # one action offered (its values listed in a row)
+            offered.add(legal[0][0])
         else:
-            self.last = now
-            self.run = 1
-        at = (n, m, site)
-        if self.run > self._runs.get(at, 0):
-            self._runs[at] = self.run
+            offered.update(map(_first, legal))
+        everything = self._site_uids.get((m, site))
+        if everything is None:
+            everything = self._site_uids[(m, site)] = frozenset(sa.uid for sa in m.sites[site])
+        if offered >= everything:  # every action of this choice was offered to the seat: no need to look again
+            self._done.add((site, me))
+
+    def _flush(self) -> None:
+        """Count the steps listed since the last call (a game's, or the part of it played so far)."""
+        uids, mes = self._uids, self._mes
+        if not uids:
+            return
+        n, m = self._n, self._m
+        taken = self._taken
+        for (me, uid), times in Counter(zip(mes, uids)).items():
+            key = (n, me, m, uid)
+            taken[key] = taken.get(key, 0) + times
+        # the longest run of one seat's decisions at one site
+        steps = list(zip(map(self._site_of[m].__getitem__, uids), mes))
+        longest = dict.fromkeys(map(_first, steps), 1)
+        if True in map(eq, steps, islice(steps, 1, None)):  # some seat decided twice in a row at a site
+            for (site, _), run in groupby(steps):
+                k = sum(1 for _ in run)
+                if k > longest[site]:
+                    longest[site] = k
+        runs = self._runs
+        for site, k in longest.items():
+            at = (n, m, site)
+            if k > runs.get(at, 0):
+                runs[at] = k
+        self._uids, self._mes = [], []
 
     def _fold(self) -> None:
         """Name what record() counted: per seat, the choices reached and the
         actions taken and offered; per choice, the longest run of one seat."""
+        self._flush()
         for (n, me, m, uid), times in self._taken.items():
             where, name = self._action(m, uid)
             entry = self.seats.get((n, me))
