@@ -21,6 +21,7 @@ it played often enough:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from itertools import groupby, islice
 from operator import eq, itemgetter
@@ -45,12 +46,12 @@ class SeatLog:
         self._taken = {}  # (player count, seat, machine, site action uid) -> times
         self._offered = {}  # (player count, seat, machine) -> uids offered
         self._runs = {}  # (player count, machine, site) -> the most decisions one seat made in a row
-        self._saturated = {}  # (player count, machine) -> {(site, seat) offered every action of the site}
+        self._not_offered = {}  # (player count, machine) -> {(site, seat): its actions not offered yet}
         self._site_of = {}  # machine -> its site actions' sites, by uid
-        self._site_uids = {}  # (machine, site) -> its site actions' uids
+        self._site_uids = {}  # (machine, site) -> (its site actions' uids, are they in order?)
         self._n = self._m = None  # the player count and machine of the game being played
         self._uids, self._mes = [], []  # its steps: the site action taken, by whom
-        self._done = set()  # ... the (site, seat) that need not be looked at again (see _offer)
+        self._missing = {}  # ... its machine's at its player count (see _offer)
 
     def game(self, players: int) -> None:
         self._flush()
@@ -68,8 +69,9 @@ class SeatLog:
         legal = state._legal
         if legal is not None:
             site = self._site_of[m][uid]
-            if (site, me) not in self._done:
-                self._offer(m, me, site, legal)
+            missing = self._missing.get((site, me))
+            if missing is None or missing:
+                self._offer(m, me, site, legal, missing)
 
     def _start(self, m) -> None:
         """The machine of the game being played is ``m`` (known at its first step)."""
@@ -77,23 +79,30 @@ class SeatLog:
         self._m = m
         if m not in self._site_of:
             self._site_of[m] = [sa.site for sa in m.site_actions]
-        self._done = self._saturated.setdefault((self._n, m), set())
+        self._missing = self._not_offered.setdefault((self._n, m), {})
 
-    def _offer(self, m, me, site, legal) -> None:
-        """Note the actions offered to seat ``me`` at a site."""
-        seat = (self._n, me, m)
-        offered = self._offered.get(seat)
-        if offered is None:
-            offered = self._offered[seat] = set()
-        if legal[0][0] == legal[-1][0]:  # one action offered (its values listed in a row)
-            offered.add(legal[0][0])
-        else:
-            offered.update(map(_first, legal))
+    def _offer(self, m, me, site, legal, missing) -> None:
+        """Note the actions offered to seat ``me`` at a site, where ``missing``
+        are those of its actions not offered yet (None: not known yet)."""
         everything = self._site_uids.get((m, site))
         if everything is None:
-            everything = self._site_uids[(m, site)] = frozenset(sa.uid for sa in m.sites[site])
-        if offered >= everything:  # every action of this choice was offered to the seat: no need to look again
-            self._done.add((site, me))
+            uids = [sa.uid for sa in m.sites[site]]
+            everything = self._site_uids[(m, site)] = (frozenset(uids), uids == sorted(uids))
+        if missing is not None and everything[1]:
+            # the legal actions run through the site's actions in the order of their
+            # uids: each one not offered yet is looked for by bisection
+            new = [u for u in missing if _offers(legal, u)]
+            if not new:
+                return
+        elif legal[0][0] == legal[-1][0]:  # one action offered (its values listed in a row)
+            new = (legal[0][0],)
+        else:
+            new = map(_first, legal)
+        offered = self._offered.get((self._n, me, m))
+        if offered is None:
+            offered = self._offered[(self._n, me, m)] = set()
+        offered.update(new)
+        self._missing[(site, me)] = tuple(everything[0] - offered)
 
     def _flush(self) -> None:
         """Count the steps listed since the last call (a game's, or the part of it played so far)."""
@@ -255,6 +264,12 @@ class SeatLog:
                                "decides for everyone", where[0]))
         seen = set()  # one finding per choice (and one for seats that never decide), at the first count
         return [f for f in out if not (f[2] in seen or seen.add(f[2]))]
+
+
+def _offers(legal, uid) -> bool:
+    """Is site action ``uid`` among ``legal`` (in the order of their uids)?"""
+    i = bisect_left(legal, (uid,))  # (uid,) sorts before every action of uid: no value is compared
+    return i < len(legal) and legal[i][0] == uid
 
 
 def _players(seats) -> str:
