@@ -71,21 +71,25 @@ class MachineChecks:
         return (tuple(Z), V, tuple(st.C), F, st.pc, st.me, st.chance_n, st.done,
                 tuple(st.F) if self.face_down else ())
 
-    def small_key(self, st) -> int:
-        """A hash of what a position cannot come back without: how many
-        cards each place holds, the variables, where the flow stands.  Two
-        equal positions have one small key; a small key seen once in a game
-        means no position of it came back, which is all the fuzzer's search
-        for a cycle needs to know at most steps (see fuzz_game.play_game).
-        About half the cost of :meth:`position_bytes`."""
-        places, flow = self._getters(st.n)
-        key = (tuple(map(len, places(st.Z))), tuple(st.V), flow(st.L), st.pc, st.me, st.chance_n, st.done)
-        if not self._small_lists:
-            try:
-                return hash(key)
-            except TypeError:  # a variable holding a list: the key is written as bytes from now on
-                self._small_lists = True
-        return hash(marshal.dumps(key, 2))
+    def small_key_for(self, n: int):
+        """The function giving a position of ``n`` players its small key: a
+        hash of what a position cannot come back without (how many cards
+        each place holds, the variables, where the flow stands).  Two equal
+        positions have one small key; a small key seen once in a game means
+        no position of it came back, which is all the fuzzer's search for a
+        cycle needs to know at most steps (see fuzz_game.play_game).  About
+        half the cost of :meth:`position_bytes`."""
+        places, flow = self._getters(n)
+
+        def small_key(st) -> int:
+            key = (tuple(map(len, places(st.Z))), tuple(st.V), flow(st.L), st.pc, st.me, st.chance_n, st.done)
+            if not self._small_lists:
+                try:
+                    return hash(key)
+                except TypeError:  # a variable holding a list: the key is written as bytes from now on
+                    self._small_lists = True
+            return hash(marshal.dumps(key, 2))
+        return small_key
 
     def _getters(self, n: int) -> tuple:
         """(Z -> the places a game of ``n`` players can use, L -> the flow slots' values), read at C speed."""
@@ -168,33 +172,52 @@ class MachineChecks:
     def invariants_hold(self, st, kept=None) -> bool:
         """Do the declared invariants and the capacities all hold?  The quick
         test of the fuzzer's every step; :meth:`broken_invariants` says which
-        fail, and why.  ``kept`` (a :class:`interpreter.kept.Kept`, one per
-        game) remembers what the invariants that read only places (and card
-        variables, cells and faces) read when they last held: while that
-        stays the same, they hold still, and are not evaluated again."""
+        fail, and why.  ``kept``: see :meth:`holds_for`."""
+        if kept is not None:
+            return self.holds_for(st.n)(st, kept)
         self.work_left = MAX_WORK
         try:
-            if kept is None:
-                return all(f(st) for f, _, _ in self.invariants) and not (
-                    self.capacities and self.broken_capacities(st))
-            plan = self._hold_plans.get(st.n)
-            if plan is None:
-                from .kept import KeptPlan
-                plan = self._hold_plans[st.n] = (  # (those evaluated every time, those kept)
-                    [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None],
-                    KeptPlan(self, st.n))
-            each, kept_plan = plan
-            for f in each:
-                if not f(st):
-                    return False
-            if kept_plan.functions and not kept_plan.holds(st, kept):
-                return False
+            return all(f(st) for f, _, _ in self.invariants) and not (
+                self.capacities and self.broken_capacities(st))
         except (*EVAL_ERRORS, RuleError):
             return False
+
+    def holds_for(self, n: int):
+        """:meth:`invariants_hold` for the games of ``n`` players, as a
+        function of (state, kept), where ``kept`` (a
+        :class:`interpreter.kept.Kept`, one per game) remembers what the
+        invariants that read only places (and variables, card variables,
+        cells and faces) read when they last held: while that stays the same,
+        they hold still, and are not evaluated again."""
+        holds = self._hold_plans.get(n)
+        if holds is not None:
+            return holds
+        from .kept import KeptPlan
+        each = [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None]  # every time
+        plan = KeptPlan(self, n)
+        first, later = (plan.holds, plan.later) if plan.functions else (None, None)
+        capacities = self.capacities_hold if self.capacities else None
         # a machine that checks them after each step that can fill a zone need not here, save at a
         # game's first check: the cards laid out in the first zone came there by no statement
-        first, kept.started = not kept.started, True
-        return not self.capacities or (self.capacities_per_step and not first) or self.capacities_hold(st)
+        per_step = self.capacities_per_step
+
+        def holds(st, kept) -> bool:
+            self.work_left = MAX_WORK
+            try:
+                for f in each:
+                    if not f(st):
+                        return False
+                if first is not None and not (first(st, kept) if kept.places is None else later(st, kept)):
+                    return False
+            except (*EVAL_ERRORS, RuleError):
+                return False
+            if capacities is None:
+                return True
+            start, kept.started = not kept.started, True
+            return (per_step and not start) or capacities(st)
+        holds.plan = plan  # (for tests)
+        self._hold_plans[n] = holds
+        return holds
 
     def broken_invariants(self, st, declared_only=False, scores=True) -> list:
         """[(message, span)] for every invariant that does not hold: the

@@ -229,8 +229,8 @@ class _Fuzzer:
         chosen = []
         inputs = (game, players, dict(varied), seed, chosen)
         try:
-            actions, final = play_game(game, players, seed, _Recorder(choose, chosen), self.max_actions,
-                                       skip, self.seats.record, self.check_cycles, here)
+            actions, final = play_game(game, players, seed, choose, self.max_actions,
+                                       skip, self.seats.record, self.check_cycles, here, chosen)
             self.played_actions += len(actions)
         except ParamError:  # a drawn value out of its range at this player count: not a game
             return
@@ -306,19 +306,6 @@ class _Fuzzer:
         game, players, params, seed, _ = inputs
         texts = _texts(game, players, seed, choices, self.max_actions, skip, self.check_cycles)
         return Finding(found.kind, found.message, players, params, seed, texts, found.where, found.loop_from)
-
-
-class _Recorder:
-    """Wraps a choice function and records the indices chosen."""
-
-    def __init__(self, choose, out):
-        self.choose = choose
-        self.out = out
-
-    def __call__(self, step, n):
-        i = self.choose(step, n)
-        self.out.append(i)
-        return i
 
 
 def _trace_len(game, players, seed, choices, max_actions, skip, check_cycles):

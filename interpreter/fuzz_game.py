@@ -33,12 +33,13 @@ class _Found(Exception):
 
 # ---------------------------------------------------------------- playing one game
 def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
-              on_action=None, check_cycles=True, position=None):
+              on_action=None, check_cycles=True, position=None, chosen=None):
     """Play one game; ``choose(step, n_legal) -> index``.  Returns the
     actions played (their texts are written only when asked for: see
     :func:`_action_texts`) and the state.  Raises :class:`_Found` at the first finding whose kind
     is not in ``skip``.  ``position``, a list, holds [state, legal actions]
-    while ``choose`` is called (for a chooser that looks ahead)."""
+    while ``choose`` is called (for a chooser that looks ahead); ``chosen``,
+    a list, gets each index ``choose`` gave (a finding's actions so far)."""
     actions = []
     try:
         state = game.new_state(seed, players)
@@ -52,11 +53,13 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
         raise _Found("invariant", err.message, _where(err.span)) from None
     small = set()  # the small keys of the positions so far
     seen = None  # once a small key came back: hash of a position's bytes -> its first step
-    held = Kept()  # what the invariants read when they last held (Machine.invariants_hold)
+    held = Kept()  # what the invariants read when they last held (Machine.holds_for)
     step = 0
     m = state.m
     invariants = "invariant" not in skip
+    holds = m.holds_for(players)
     cycles = check_cycles and "cycle" not in skip
+    small_key = m.small_key_for(players)
     while True:
         terminal = state.done
         # a finished game's scores are computed once, for both checks below
@@ -70,7 +73,7 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
             scores = final_scores if terminal else step in SCORE_STEPS
             declared_only = bool(step % CHECK_EVERY) and not scores
             # the quick tests first; only when one fails is each check made again, to say why
-            if not (m.invariants_hold(state, held) and (declared_only or m.cards_in_place(state))
+            if not (holds(state, held) and (declared_only or m.cards_in_place(state))
                     and (scores is False or _scores_ok(state, scores))):
                 broken = m.broken_invariants(state, declared_only=declared_only, scores=scores)
                 if broken:
@@ -83,13 +86,13 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                     raise _Found("rule_error", message, _where(span))
             return actions, state
         if cycles and step < MAX_REMEMBERED:
-            # Each position is remembered by its small key (Machine.small_key, an int): while
+            # Each position is remembered by its small key (Machine.small_key_for, an int): while
             # none comes back, no position did.  Once one does, the game's positions so far are
             # made again, by a replay, and from then on each is remembered by a hash of its
             # bytes: one that comes back is compared in full with the earlier one, replayed
             # (two positions with one hash are not a cycle).
             if seen is None:
-                key = m.small_key(state)
+                key = small_key(state)
                 if key not in small:
                     small.add(key)
                 else:
@@ -120,7 +123,10 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
             raise _Found("dead_state", f"{who} is to move but has no legal action", _where(_site_span(state)))
         if position is not None:
             position[:] = (state, legal)
-        a = legal[choose(step, len(legal))]
+        i = choose(step, len(legal))
+        if chosen is not None:
+            chosen.append(i)
+        a = legal[i]
         actions.append(a)
         if on_action is not None:
             on_action(state, a)

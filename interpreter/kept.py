@@ -149,6 +149,10 @@ def _generate(plan: KeptPlan, entries, variables):
     lines += [f" if not ({' or '.join(changed) or 'False'}):", "  return True"]
     if plan.place_cell_readers:
         lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept) if cp or cf else ()")
+    # the rows of stacks some entry checks stack by stack: which stacks changed (found once)
+    rows = {at[e[1][0]] for i, e in enumerate(entries) if i in plan.by_stack and len(e[1]) == 1}
+    for k in sorted(rows):
+        lines.append(f" d{k} = {ns.ref(_stacks_changed, '_d')}(z{k}, old[{k}]) if c{k} else ()")
     lines.append(" try:")
     for i, (_, places, card_vars, cells) in enumerate(entries):
         whole = [f"v{vat[v]}" for v in variables[i]] + (["cc"] if card_vars else []) \
@@ -157,13 +161,12 @@ def _generate(plan: KeptPlan, entries, variables):
         name = f"{functions}[{i}]"
         if i in plan.by_stack and len(places) == 1:  # stack by stack, unless it must be evaluated whole
             k = at[places[0]]
+            each = [f"  for x in d{k}:", f"   if not {by_stack}[{i}](st, x):", f"    return {fail}(kept)"]
             if whole:
                 lines += [f"  if ({' or '.join(whole)}):", f"   if not {name}(st):", f"    return {fail}(kept)",
-                          f"  elif c{k}"]
+                          "  else:"] + [" " + line for line in each]
             else:
-                lines.append(f"  if c{k}")
-            lines[-1] += f" and not {ns.ref(_stacks_hold, '_s')}({by_stack}[{i}], z{k}, old[{k}], st):"
-            lines.append(f"   return {fail}(kept)")
+                lines += each
         elif whole or own:
             lines += [f"  if ({' or '.join(own + whole)}) and not {name}(st):", f"   return {fail}(kept)"]
     if lines[-1] == " try:":  # nothing to evaluate again (a plan with no entries)
@@ -171,7 +174,10 @@ def _generate(plan: KeptPlan, entries, variables):
     lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", f"  return {fail}(kept)"]
     for k, deep in enumerate(plan.deep):  # what they read now, for the next step
         lines.append(f" if c{k}:")
-        lines.append(f"  old[{k}] = list(map(list.copy, z{k}))" if deep else f"  old[{k}] = z{k}.copy()")
+        if k in rows:  # only the stacks that changed
+            lines.append(f"  {ns.ref(_copy_stacks, '_c')}(old[{k}], z{k}, d{k})")
+        else:
+            lines.append(f"  old[{k}] = list(map(list.copy, z{k}))" if deep else f"  old[{k}] = z{k}.copy()")
     if plan.var_watched:
         lines.append(f" if {' or '.join(f'v{k}' for k in range(len(plan.var_watched)))}:")
         lines.append(f"  kept.V = list({ns.ref(plan.get_values, '_g')}(V))")
@@ -187,12 +193,22 @@ def _fail(kept) -> bool:
     return False
 
 
-def _stacks_hold(at, now, before, st) -> bool:
-    """Does ``at`` hold for each stack of a row that differs from the row ``before``?"""
-    for x, cards in enumerate(now):
-        if (x >= len(before) or cards != before[x]) and not at(st, x):
-            return False
-    return True
+def _stacks_changed(now, before) -> list:
+    """The indices of the stacks of a row ``now`` that differ from the row ``before`` (or are new)."""
+    changed = list(compress(range(len(now)), map(ne, now, before)))
+    if len(now) > len(before):
+        changed += range(len(before), len(now))
+    return changed
+
+
+def _copy_stacks(before, now, changed) -> None:
+    """Make the row ``before`` equal to ``now`` again, copying the stacks ``changed``."""
+    del before[len(now):]
+    for x in changed:
+        if x < len(before):
+            before[x] = now[x].copy()
+        else:
+            before.append(now[x].copy())
 
 
 def _getter(indices):

@@ -503,7 +503,7 @@ def test_positions_with_one_hash_are_compared_in_full(monkeypatch, one_small_key
     import interpreter.fuzz_game as fuzz_game
     from interpreter.machine import Machine
     if one_small_key:
-        monkeypatch.setattr(Machine, "small_key", lambda self, st: 0)
+        monkeypatch.setattr(Machine, "small_key_for", lambda self, n: lambda st: 0)
     monkeypatch.setattr(fuzz_game, "hash", lambda b: 0, raising=False)
     found = fuzz(rules_path("swap_meet"), players=2, examples=20, kinds=("cycle",))
     assert [f.kind for f in found.findings] == ["cycle"], summary(found)

@@ -100,7 +100,7 @@ def counted(state, kept):
     """The kept invariants' functions, each wrapped to count its calls (a list of counts)."""
     m = state.m
     assert m.invariants_hold(state, kept)
-    plan = m._hold_plans[state.n][1]
+    plan = m.holds_for(state.n).plan
     calls = [0] * len(plan.functions)
 
     def wrap(i, f):
@@ -376,7 +376,7 @@ def test_an_invariant_over_stacks_is_checked_stack_by_stack(tmp_path):
     state = load(path, check_invariants=True).new_state(0, 2)
     m, kept = state.m, Kept()
     assert m.invariants_hold(state, kept)
-    plan = m._hold_plans[2][1]
+    plan = m.holds_for(2).plan
     seen = []
     for i, at in list(plan.by_stack.items()):
         plan.by_stack[i] = (lambda at, i: lambda st, x: seen.append((i, x)) or at(st, x))(at, i)
