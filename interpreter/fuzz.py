@@ -269,13 +269,17 @@ class _Fuzzer:
         def attempt(cs):
             def choose(step, n):
                 return cs[step] % n if step < len(cs) else 0
+            played = []  # the actions this attempt played, checked as the search's are: counted with them
             try:
-                play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles)
+                play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles,
+                          chosen=played)
             except _Found as f:
                 if f.kind == kind:
                     return f
             except Exception:  # noqa: BLE001 - a different problem: not this finding
                 return None
+            finally:
+                self.played_actions += len(played)
             return None
 
         best = list(choices)
@@ -295,6 +299,7 @@ class _Fuzzer:
                     f = attempt(cand)
                     if f is not None:
                         trace = _trace_len(game, players, seed, cand, self.max_actions, skip, self.check_cycles)
+                        self.played_actions += trace or 0
                         if trace is not None and (trace < len(best) or (trace == len(best) and cand < best)):
                             best, best_found = cand[:trace], f
                             improved = True

@@ -35,9 +35,9 @@ class Finding:
 class Report:
     rules: str
     findings: list
-    games: int = 0
-    actions: int = 0
-    seconds: float = 0.0
+    games: int = 0  # the games the search played
+    actions: int = 0  # every action played and checked: the search's, and those of shrinking its findings
+    seconds: float = 0.0  # the time they took (not the loading)
     coverage: list = attrs.Factory(list)  # dicts: kind, what, where, count
     unused: list = attrs.Factory(list)  # descriptions of what never ran
     out_of_time: bool = False  # the run stopped at its time limit
