@@ -176,13 +176,37 @@ def can_now(st, defs, names) -> bool:
     return can(st, defs, names)
 
 
+class _Found(Exception):
+    """A search given :data:`_FIRST` found its first legal choice."""
+
+
+class _FirstOnly(list):
+    """What a search adds its legal choices to, for ``can``: the first one
+    ends the search (the rest need not be listed).  Never holds anything, so
+    one serves every search."""
+
+    __slots__ = ()
+
+    def append(self, _):
+        raise _Found
+
+    def __iadd__(self, found):
+        if found:
+            raise _Found
+        return self
+
+
+_FIRST = _FirstOnly()
+
+
 def can(st, defs, names) -> bool:
     """``can(a, b...)``: does any of the named actions have a legal choice now?
-    (Within an action's search, its work counts against that search's budget.)"""
-    out = []
+    Each search stops at its first legal choice.  (Within an action's search,
+    its work counts against that search's budget, as far as it went.)"""
     for n in names:
-        defs[n].enumerate(st, out, (0,))
-        if out:
+        try:
+            defs[n].enumerate(st, _FIRST, (0,))
+        except _Found:
             return True
     return False
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import CHANCE, load
+from interpreter.runtime import RuleError
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -322,3 +323,47 @@ def test_a_new_game_starts_from_the_initial_card_variables_and_deck():
     assert emu.evaluate(again, '"Bard".value == "Bard".rank') and 99 not in again.C
     fox = load(GAMES / "fox_in_the_henhouse.rules")
     assert [len(fox.new_state(0, n).inplay) for n in (2, 3, 4, 2)] == [7, 10, 14, 7]
+
+
+WIDE = r'''
+game "wide"
+players 2
+card attributes: n: int
+cards:
+  "A"  1 *4
+zone pile: pile, hidden
+zone hand: pile, per player, owner
+var tries: int = 0
+action pick(a in 1..LIMIT, b in 1..LIMIT) "pick {a} {b}":
+  require a + b > FLOOR
+  set tries += 1
+action pass_turn "pass":
+  set tries += 1
+play:
+  for p in players:
+    turn p:
+      if can(pick):
+        choose pick
+      else:
+        choose pass_turn
+outcome(p):
+  score tries
+'''
+
+
+@pytest.mark.parametrize("floor", [2, 10**6])
+def test_can_stops_at_the_first_legal_choice(tmp_path, floor):
+    # pick has 4 million candidates, more than one search may go through
+    # (runtime.MAX_SEARCH): listing them is a rule error, but can(pick) answers at the
+    # first legal one, and the game waits at the choice.  With none legal, can(pick)
+    # must go through them all, and cannot.
+    path = tmp_path / "wide.rules"
+    path.write_text(WIDE.replace("LIMIT", "2000").replace("FLOOR", str(floor)))
+    game = load(path)
+    if floor == 2:
+        state = game.new_state(0)
+        with pytest.raises(RuleError, match="too wide"):
+            state.legal_actions()
+    else:
+        with pytest.raises(RuleError, match="too wide"):
+            game.new_state(0)
