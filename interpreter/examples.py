@@ -133,10 +133,10 @@ def _failure(g, m, st, expect: A.Expect, parts) -> str | None:
     me = st.me
     st.me = seat
     try:
-        action.enumerate(st, out, ())
+        action.enumerate(st, out, 0)
     finally:
         st.me = me
-    keys = {_key(m, action, choice) for choice in out}
+    keys = {_key(m, action, choice[1:]) for choice in out}
     legal = _key(m, action, values) in keys
     if legal == (expect.kind == "legal"):
         return None

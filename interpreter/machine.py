@@ -35,7 +35,7 @@ class ActionDef:
     def __init__(self, name, params, enumerate, lets, template, span):
         self.name = name
         self.params = params  # list of (slot, type, name)
-        self.enumerate = enumerate  # (state, out, prefix) -> None
+        self.enumerate = enumerate  # (state, out, uid) -> None: adds (uid, values...) of each legal choice
         self.lets = lets  # [(slot, closure)] recomputed on apply
         self.template = template
         self.span = span
@@ -294,7 +294,7 @@ class Machine(MachineViews, MachineChecks):
         self.work_left = MAX_WORK
         try:
             for sa in self.sites[site]:
-                sa.action.enumerate(st, out, (sa.uid,))
+                sa.action.enumerate(st, out, sa.uid)
         except EVAL_ERRORS as err:
             raise RuleError(_explain(err), span) from None
         except RuleError as err:

@@ -359,7 +359,7 @@ class State:
                     me, self.me = self.me, seat
                     out = []
                     for sa in m.sites[m.site_actions[action[0]].site]:
-                        sa.action.enumerate(self, out, (sa.uid,))
+                        sa.action.enumerate(self, out, sa.uid)
                     self.me = me
                     if out:
                         action = out[rng.randrange(len(out))]

@@ -205,7 +205,7 @@ def can(st, defs, names) -> bool:
     its work counts against that search's budget, as far as it went.)"""
     for n in names:
         try:
-            defs[n].enumerate(st, _FIRST, (0,))
+            defs[n].enumerate(st, _FIRST, 0)
         except _Found:
             return True
     return False

@@ -2,7 +2,7 @@
 
 An action's search for its legal parameter values is planned by
 :mod:`.actions` and written here as one function
-``enumerate(st, out, prefix)`` of nested loops, one per parameter, with
+``enumerate(st, out, uid)`` of nested loops, one per parameter, with
 each require, let and hoisted value at the loop level the plan gives it.
 Loop variables live in Python locals.
 """
@@ -41,7 +41,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     ns = exprs.ns
     expr = exprs.expr
     name = ns.fresh("_enum")
-    lines = [f"def {name}(st, out, prefix):"]
+    lines = [f"def {name}(st, out, uid):"]
     ctx = {"nodes": {}, "inline": set(inlines), "search": True}
     # Every value tried counts against the budget of the search (MAX_SEARCH),
     # in a local; in the rare search that asks can(), on the machine itself,
@@ -154,8 +154,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"{pad}    _wide({action_ref})")
         values.append(var)
         if i == len(params) - 1 and not levels[i + 1]:  # the innermost loop, with nothing to test
-            tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")"
-            lines.append(f"{pad}out += [prefix + {tup} for {var} in {var}_d]")
+            lines.append(f"{pad}out += [(uid, {', '.join(values)}) for {var} in {var}_d]")
             break
         lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
@@ -166,8 +165,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         emit_level(levels[i + 1], indent, "continue")
     else:
         pad = " " * indent
-        tup = "(" + ", ".join(values) + ("," if len(values) == 1 else "") + ")" if values else "()"
-        lines.append(f"{pad}out.append(prefix + {tup})" if values else f"{pad}out.append(prefix)")
+        lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
     if params and not asks:
         lines.append("    st.m.search_left = _left")
     return ns.define("\n".join(lines) + "\n", name)
