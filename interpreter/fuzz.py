@@ -239,6 +239,7 @@ class _Fuzzer:
             last["inputs"], last["found"] = inputs, found
             raise
         except Exception as err:  # an engine bug: report it, do not hide it
+            self.played_actions += len(chosen)
             if "crash" in skip:
                 return
             found = _Found("crash", f"{type(err).__name__}: {err}")

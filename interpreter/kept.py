@@ -161,7 +161,7 @@ def _generate(plan: KeptPlan, entries, variables):
         name = f"{functions}[{i}]"
         if i in plan.by_stack and len(places) == 1:  # stack by stack, unless it must be evaluated whole
             k = at[places[0]]
-            each = [f"  for x in d{k}:", f"   if not {by_stack}[{i}](st, x):", f"    return {fail}(kept)"]
+            each = [f"  for y in d{k}:", f"   if not {by_stack}[{i}](st, y):", f"    return {fail}(kept)"]
             if whole:
                 lines += [f"  if ({' or '.join(whole)}):", f"   if not {name}(st):", f"    return {fail}(kept)",
                           "  else:"] + [" " + line for line in each]

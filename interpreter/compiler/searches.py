@@ -167,5 +167,8 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
     if params and not asks:
-        lines.append("    st.m.search_left = _left")
+        # what the search went through is charged even when it stops early (can() stops
+        # at the first legal choice: see helpers.can)
+        lines[2:] = ["    try:", *("    " + line for line in lines[2:]), "    finally:",
+                     "        st.m.search_left = _left"]
     return ns.define("\n".join(lines) + "\n", name)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import CHANCE, load
-from interpreter.runtime import RuleError
+from interpreter.runtime import MAX_SEARCH, RuleError
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
@@ -367,3 +367,34 @@ def test_can_stops_at_the_first_legal_choice(tmp_path, floor):
     else:
         with pytest.raises(RuleError, match="too wide"):
             game.new_state(0)
+
+
+def test_a_can_within_a_search_charges_what_it_went_through(tmp_path):
+    # can(big) finds big's one legal choice at its last pair: the 90,000 pairs it tried
+    # count against the budget of pick's search, though can() stopped there
+    path = tmp_path / "budget.rules"
+    path.write_text(r'''
+game "budget"
+players 2
+cards:
+  "A"
+zone pile: pile, public
+var tries: int = 0
+action big(a in 1..300, b in 1..300) "big {a} {b}":
+  require a + b > 599
+  set tries += 1
+action pick(x in 1..100) "pick {x}":
+  require can(big)
+  set tries += 1
+action pass_turn "pass":
+  set tries += 1
+play:
+  for p in players:
+    turn p:
+      choose pick, pass_turn
+outcome(p):
+  score tries
+''')
+    state = load(path).new_state(0)
+    assert len(state.legal_actions()) == 101
+    assert state.m.search_left <= MAX_SEARCH - 300 * 300
