@@ -166,9 +166,19 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     else:
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
-    if params and not asks:
-        # what the search went through is charged even when it stops early (can() stops
-        # at the first legal choice: see helpers.can)
+    if params and not asks and action in _asked_within_searches(exprs):
+        # what the search went through is charged even when it stops early: a can() in
+        # another action's search stops at the first legal choice (see helpers.can)
         lines[2:] = ["    try:", *("    " + line for line in lines[2:]), "    finally:",
                      "        st.m.search_left = _left"]
     return ns.define("\n".join(lines) + "\n", name)
+
+
+def _asked_within_searches(exprs) -> frozenset:
+    """The actions some action asks can() about (in its parameters, requires or lets)."""
+    asked = getattr(exprs, "asked_within_searches", None)
+    if asked is None:
+        asked = exprs.asked_within_searches = frozenset(
+            a.id for x in walk(list(exprs.g.actions.values()))
+            if isinstance(x, A.Call) and x.func == "can" for a in x.args if isinstance(a, A.Name))
+    return asked
