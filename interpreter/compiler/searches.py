@@ -166,11 +166,14 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     else:
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
-    if params and not asks and action in _asked_within_searches(exprs):
-        # what the search went through is charged even when it stops early: a can() in
-        # another action's search stops at the first legal choice (see helpers.can)
-        lines[2:] = ["    try:", *("    " + line for line in lines[2:]), "    finally:",
-                     "        st.m.search_left = _left"]
+    if params and not asks:
+        if action in _asked_within_searches(exprs):
+            # what the search went through is charged even when it stops early: a can() in
+            # another action's search stops at the first legal choice (see helpers.can)
+            lines[2:] = ["    try:", *("    " + line for line in lines[2:]), "    finally:",
+                         "        st.m.search_left = _left"]
+        else:
+            lines.append("    st.m.search_left = _left")
     return ns.define("\n".join(lines) + "\n", name)
 
 

@@ -398,3 +398,28 @@ outcome(p):
     state = load(path).new_state(0)
     assert len(state.legal_actions()) == 101
     assert state.m.search_left <= MAX_SEARCH - 300 * 300
+
+
+def test_the_actions_of_one_choice_share_one_search_budget(tmp_path):
+    # 600,000 values each: either alone is within MAX_SEARCH, the two together are not
+    path = tmp_path / "shared.rules"
+    path.write_text(r'''
+game "shared"
+players 2
+cards:
+  "A"
+zone pile: pile, public
+var v: int = 0
+action low(i in 1..600000) "low {i}":
+  set v = i
+action high(i in 1..600000) "high {i}":
+  set v = i
+play:
+  turn 0:
+    choose low, high
+outcome(p):
+  score v
+''')
+    state = load(path).new_state(0)
+    with pytest.raises(RuleError, match="too wide"):
+        state.legal_actions()
