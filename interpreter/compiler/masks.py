@@ -1,13 +1,13 @@
 """A search's card-pair conditions, tabulated as bit masks.
 
-A require such as Hens's
+A require such as
 
-    require all(n.face_down or n.breed == c.breed or abs(n.number - c.number) == 1
-                for n in neighbours(barnyard(me), x))
+    require all(n.face_down or n.colour == c.colour or abs(n.rank - c.rank) == 1
+                for n in neighbours(grid(me), x))
 
 is tested for every (card c, cell x) pair of the search.  The part of the
-condition that relates the two cards, ``n.breed == c.breed or
-abs(n.number - c.number) == 1``, reads only their printed attributes: it is
+condition that relates the two cards, ``n.colour == c.colour or
+abs(n.rank - c.rank) == 1``, reads only their printed attributes: it is
 computed once, when the game is compiled, for every pair of cards, and kept
 as one bit mask per card n (bit c set when the pair passes).  The rest is
 then done once per cell instead of once per pair: the masks of the

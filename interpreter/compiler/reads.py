@@ -55,8 +55,9 @@ def zone_reads(g, e, variables=False):
 def variables_read(g, e):
     """The variables ``e`` reads, as ``("var", name)`` and ``("pvar",
     name)`` pairs, when it reads nothing else of the state but what
-    :func:`zone_reads` allows; else None.  (Hens's hand limit grows with the
-    round: it need be checked again only when a hand or the round changes.)"""
+    :func:`zone_reads` allows; else None.  (A hand limit that grows with a
+    round counter need be checked again only when a hand or the counter
+    changes.)"""
     walker = _Reads(g, variables=True)
     try:
         walker.expr(e, frozenset())
@@ -92,7 +93,7 @@ def stack_split(g, e, seat_slot=None):
     ``z``, whose BODY reads nothing of the state but the cards of ``b``
     (and perhaps card variables): ``(BODY, b's slot)``, else None.  Such an
     invariant holds when BODY holds for each stack, and a stack whose cards
-    did not change need not be checked again (a bird in Emu Ranchers)."""
+    did not change need not be checked again."""
     if not (isinstance(e, A.CallGen) and e.func == "all" and e.cond is None):
         return None
     it = e.iter
