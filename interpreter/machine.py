@@ -58,6 +58,10 @@ class Machine(MachineViews, MachineChecks):
         self.players = (2, 2)
         self.stride = 2
         self.code = []  # (op, a, b, span)
+        self.flow_fns = []  # pc -> the generated function that runs the flow from there, or None (see run)
+        self.action_starts = []  # uid -> (state, action) -> unseen cards: binds a site action (start_action)
+        self.site_enumerators = []  # site -> (state) -> the legal actions there (enumerate_site)
+        self.rounds_left = MAX_AUTO_STEPS
         self.sites = []  # site index -> list of SiteAction
         self.site_actions = []  # uid -> SiteAction
         self.zones = []  # ZoneDef
@@ -189,13 +193,29 @@ class Machine(MachineViews, MachineChecks):
     # ------------------------------------------------------------ the VM
     def run(self, st: State) -> None:
         """Run automatic steps until a decision, a chance event (explicit
-        mode) or the end."""
+        mode) or the end: the flow's generated functions where there are
+        (:mod:`interpreter.compiler.flowgen`), the code op by op elsewhere."""
         code = self.code
+        fns = self.flow_fns
         pc = st.pc
         steps = 0
         self.work_left = MAX_WORK
+        self.rounds_left = MAX_AUTO_STEPS  # the rounds of the loops inside generated functions
         try:
             while True:
+                f = fns[pc]
+                if f is not None:
+                    st.pc = pc  # a failing step puts its own pc there
+                    pc = f(st)
+                    if pc < 0:
+                        return
+                    steps += 1  # each round of a loop with a decision inside comes back here
+                    if steps > MAX_AUTO_STEPS:
+                        st.pc = pc
+                        raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
+                                        "a loop without a choose never ends", code[pc][3])
+                    continue
+                st.pc = pc
                 op, a, b, _ = code[pc]
                 if op == EXEC:
                     a(st)
@@ -209,7 +229,6 @@ class Machine(MachineViews, MachineChecks):
                         raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
                                         "a loop without a choose never ends", code[pc][3])
                 elif op == DECIDE:
-                    st.pc = pc
                     return
                 elif op == RANDOM:
                     k = a.count(st)
@@ -217,22 +236,18 @@ class Machine(MachineViews, MachineChecks):
                         pc = a.skip(st, pc)
                         continue
                     if self.explicit_chance:
-                        st.pc = pc
                         st.chance_n = k
                         return
                     pc = a.sample(st, k, pc)
                 else:  # END
-                    st.pc = pc
                     st.done = True
                     return
         except RuleError as err:
-            st.pc = pc
             if err.span is None:
-                raise RuleError(err.message, code[pc][3]) from None
+                raise RuleError(err.message, code[st.pc][3]) from None
             raise
         except EVAL_ERRORS as err:
-            st.pc = pc
-            raise RuleError(_explain(err), code[pc][3]) from None
+            raise RuleError(_explain(err), code[st.pc][3]) from None
 
     def resolve_chance(self, st: State, outcome: int) -> None:
         op, a, b, span = self.code[st.pc]
@@ -242,68 +257,32 @@ class Machine(MachineViews, MachineChecks):
     def start_action(self, st: State, action):
         """Bind an action's parameters and start its effects.  Returns the
         cards chosen by name from places some player cannot see: [(card, the
-        zone instance it was in, seats that could not see it)], or None."""
-        sa = self.site_actions[action[0]]
-        ad = sa.action
-        L = st.L
-        unseen = None
-        everyone = (1 << st.n) - 1
-        for (slot, typ, _), v in zip(ad.params, action[1:]):
-            L[slot] = v
-            if typ == "card":
-                inst = st.loc[v]
-                blind = everyone & ~st.vis[inst]
-                if blind:
-                    if unseen is None:
-                        unseen = []
-                    unseen.append((v, inst, blind))
-        try:
-            for slot, f in ad.lets:
-                L[slot] = f(st)
-        except EVAL_ERRORS as err:
-            raise RuleError(_explain(err), ad.span) from None
-        if sa.sealed is not None:  # kept, unseen, until everyone has chosen
-            L[sa.sealed] = L[sa.sealed] + ((st.me, tuple(action)),)
-        st.pc = sa.body_pc
-        return unseen
+        zone instance it was in, seats that could not see it)], or None.
+        Each action offered at a choice has a generated function for this
+        (:func:`interpreter.compiler.flowgen.generate_start`)."""
+        return self.action_starts[action[0]](st, action)
 
     def forget_unseen_choices(self, st: State, unseen) -> None:
         """A card chosen by name where some players could not see, that is
         still out of their sight, could have been any card of its place: they
         forget where each of those cards is (unless they see it now)."""
-        K, vis, loc, F = st.K, st.vis, st.loc, st.F
-
-        def seen(c):  # who sees the card where it lies (nobody, face down)
-            return 0 if F[c] else vis[loc[c]]
+        K, vis, loc = st.K, st.vis, st.loc
+        down = st.F if self.face_down else None  # who sees a card where it lies: nobody, face down
         for card, inst, blind in unseen:
-            blind &= ~seen(card)
+            blind &= ~(0 if down is not None and down[card] else vis[loc[card]])
             if not blind:
                 continue  # the chosen card is in plain sight now: nothing to guess
             place = st.Z[inst]  # what is left of the place it was chosen from, and the card
-            cards = [c for s in place for c in s] if inst in self.stack_instances else list(place)
-            for c in cards + [card]:
-                K[c] &= ~(blind & ~seen(c))
+            cards = [c for s in place for c in s] if inst in self.stack_instances else place
+            for c in cards:
+                K[c] &= ~(blind & ~(0 if down is not None and down[c] else vis[loc[c]]))
+            K[card] &= ~blind
 
     def enumerate_site(self, st: State) -> list:
-        op, site, _, span = self.code[st.pc]
-        out = []
-        # the actions of one choice often range over the same pile: its copies
-        # are told apart once (nothing moves while the choice is searched)
-        self.domain_cache = {}
-        self.search_left = MAX_SEARCH
-        self.work_left = MAX_WORK
-        try:
-            for sa in self.sites[site]:
-                sa.action.enumerate(st, out, sa.uid)
-        except EVAL_ERRORS as err:
-            raise RuleError(_explain(err), span) from None
-        except RuleError as err:
-            if err.span is None:
-                raise RuleError(err.message, span) from None
-            raise
-        finally:
-            self.domain_cache = None
-        return out
+        """The legal actions at the choice where ``st`` stands: each offered
+        action's search in turn, by a function generated for that choice
+        (:func:`interpreter.compiler.flowgen.generate_site`)."""
+        return self.site_enumerators[self.code[st.pc][1]](st)
 
     # ------------------------------------------------------------ scenarios
     def zone_instance(self, st, zone: str, player=None) -> int:

@@ -223,10 +223,11 @@ class State:
             raise IllegalAction(f"{action!r} is not a legal action here")
         self._played = (self._played, action)
         self._legal = None
-        unseen = self.m.start_action(self, action)
-        self.m.run(self)
+        m = self.m
+        unseen = m.action_starts[action[0]](self, action)  # Machine.start_action
+        m.run(self)
         if unseen:
-            self.m.forget_unseen_choices(self, unseen)
+            m.forget_unseen_choices(self, unseen)
 
     def apply_text(self, text: str) -> None:
         """Play the legal action whose text form is ``text``."""

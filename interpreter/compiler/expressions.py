@@ -111,7 +111,9 @@ class Expressions(Functions):
 
     def function_of(self, src: str):
         name = self.ns.fresh("_e")
-        return self.ns.define(f"def {name}(st):\n    return {src}\n", name)
+        f = self.ns.define(f"def {name}(st):\n    return {src}\n", name)
+        f.flow = ("expr", src)  # written inline where the flow tests it (.flowgen)
+        return f
 
     def literal(self, e):
         """The value of a literal, or of a parameter, enum member or zone name."""

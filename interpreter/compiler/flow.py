@@ -330,11 +330,15 @@ class FlowCompiler(CardStatements):
             st.L[var] = 0
         self.emit(EXEC, init, None, span)
         top = len(self.code)
-        jf = self.emit(JF, lambda st: st.L[var] < st.L[cnt], None, span)
+        def below(st):
+            return st.L[var] < st.L[cnt]
+        below.flow = ("below", var, cnt)  # written inline by .flowgen, as are the steps below
+        jf = self.emit(JF, below, None, span)
         self.block(s.body)
 
         def inc(st):
             st.L[var] += 1
+        inc.flow = ("inc", var)
         self.emit(EXEC, inc, None, span)
         self.emit(JMP, top, None, span)
         self.patch(jf, len(self.code))
@@ -365,11 +369,13 @@ class FlowCompiler(CardStatements):
                 st.L[var] = xs[i]
                 return True
             return False
+        more.flow = ("more", cnt, items, var)
         jf = self.emit(JF, more, None, span)
         self.block(s.body)
 
         def inc(st):
             st.L[cnt] += 1
+        inc.flow = ("inc", cnt)
         self.emit(EXEC, inc, None, span)
         self.emit(JMP, top, None, span)
         self.patch(jf, len(self.code))
@@ -388,6 +394,7 @@ class FlowCompiler(CardStatements):
             st.L[saved] = st.me
             st.me = p = who(st)
             st.V[counted + p] += 1
+        enter.flow = ("enter", saved, who)
         self.emit(EXEC, enter if counted is None else enter_counted, None, s.span)
         self.probe("turn", "turn taken", s.span)
         self.triggers.before_turn(s.span)
@@ -395,5 +402,6 @@ class FlowCompiler(CardStatements):
 
         def leave(st):
             st.me = st.L[saved]
+        leave.flow = ("leave", saved)
         self.emit(EXEC, leave, None, s.span)
 

@@ -109,4 +109,6 @@ def block_fn(exprs: Expressions, steps):
         lines.extend(f"        {line}" for line in src)
         lines.append("    except _Errors as err:")
         lines.append(f"        raise _at(err, {ns.ref(span, '_s')}) from None")
-    return ns.define("\n".join(lines) + "\n", name)
+    f = ns.define("\n".join(lines) + "\n", name)
+    f.flow = ("block", tuple(line[4:] for line in lines[1:]))  # its body, written inline by .flowgen
+    return f

@@ -10,6 +10,7 @@ from .actions import ActionCompiler
 from .examples import compile_expectations
 from .expressions import Expressions
 from .flow import FlowCompiler
+from .flowgen import install as install_flow
 from .layout import Layout, compile_start
 from .params import resolve_params
 from .reads import nesting, seat_split, stack_split, variables_read, zone_reads
@@ -90,6 +91,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     else:
         flow.compile(g.setup if example.after_setup else (), example.body)
     m.flow_slots = tuple(sorted(flow.flow_slots))
+    install_flow(m, exprs.ns)
     # 5. the outcome
     o = g.outcome
     m.outcome_slot = g.outcome_slot

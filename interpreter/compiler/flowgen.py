@@ -1,0 +1,313 @@
+"""The flow as generated Python: one function per place the flow starts from.
+
+The machine's code list stays the reference (the VM can run it op by op);
+this module turns it into functions, each running the flow from one pc
+until a decision, the end, a chance step, or a point where it hands back
+to the VM (``Machine.run``), with no VM step per op:
+
+- a straight run of steps is one call after another;
+- a branch is an ``if``/``else`` that joins again where the flow joins;
+- a loop with no decision, chance step or end inside is a ``while`` loop,
+  its rounds counted against the VM's bound (``Machine.rounds_left``);
+- a loop with a decision inside is followed round once at most: where the
+  flow comes back to a pc the function has already passed, it returns that
+  pc and the VM calls the function that starts there.
+
+A function returns the next pc for the VM, or -1 once it has stopped the
+state (``st.pc`` set at a decision or the end).  If a step fails it sets
+``st.pc`` to that step's pc, so the error names the step's line, as the VM
+does.  Functions are generated the first time the flow starts from their
+pc (:func:`install`): loading a game compiles none, so ``rulerun check``
+pays nothing for them.  Like every generated source, they are built from
+generated names and ints only (:mod:`.source`).
+
+A few steps the flow compiler makes (a ``for`` loop's test, a counter, a
+turn's start and end) carry a ``flow`` tuple describing them; those are
+written inline instead of called.
+"""
+
+from __future__ import annotations
+
+from ..checks import EVAL_ERRORS, _explain
+from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
+
+# ops one generated function writes out at most before handing back to the VM
+BUDGET = 150
+
+
+def rounds_exceeded(span):
+    raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
+                    "a loop without a choose never ends", span)
+
+
+def install(m, ns) -> None:
+    """Give machine ``m`` its table of flow functions, each generated (in
+    namespace ``ns``) the first time the flow starts from its pc."""
+    code = m.code
+    fns = [None] * len(code)
+    # every object the functions name gets its name now, in the code's order: a function's
+    # source then depends on its pc alone, not on the order play reaches them (a source
+    # compiled once is kept for the next machine of the same rules: see source.Namespace)
+    for obj in (m, rounds_exceeded, RuleError, EVAL_ERRORS, _explain):
+        ns.ref(obj)
+    for op, a, _, span in code:
+        ns.ref(span, "_s")
+        if op in (EXEC, JF):
+            ns.ref(a)
+            kind = getattr(a, "flow", None)
+            if kind is not None and kind[0] == "enter":
+                ns.ref(kind[2])
+    for sa in m.site_actions:
+        ns.ref(sa.action.enumerate)
+        ns.ref(sa.action.span, "_s")
+        for _, f in sa.action.lets:
+            ns.ref(f)
+
+    def lazy(st):
+        pc = st.pc
+        f = fns[pc] = generate(m, ns, pc)
+        return f(st)
+    for pc, (op, _, _, _) in enumerate(code):
+        if op != RANDOM:  # a chance step stays with the VM (explicit or sampled)
+            fns[pc] = lazy
+    m.flow_fns = fns
+
+    def lazy_start(st, action):
+        uid = action[0]
+        f = starts[uid] = generate_start(m, ns, m.site_actions[uid])
+        return f(st, action)
+    starts = m.action_starts = [lazy_start] * len(m.site_actions)
+
+    def lazy_site(st):
+        site = code[st.pc][1]
+        f = sites[site] = generate_site(m, ns, site, code[st.pc][3])
+        return f(st)
+    sites = m.site_enumerators = [lazy_site] * len(m.sites)
+
+
+def generate_site(m, ns, site, span):
+    """``legal(st)`` for one choice: each offered action's search in turn
+    (see :meth:`Machine.enumerate_site`)."""
+    name = f"_site{int(site)}"
+    mach = ns.ref(m)
+    lines = [f"def {name}(st):", "    out = []",
+             # the actions of one choice often range over the same pile: its copies are
+             # told apart once (nothing moves while the choice is searched)
+             f"    {mach}.domain_cache = dict()",
+             f"    {mach}.search_left = {int(MAX_SEARCH)}",
+             f"    {mach}.work_left = {int(MAX_WORK)}",
+             "    try:"]
+    lines += [f"        {ns.ref(sa.action.enumerate)}(st, out, {int(sa.uid)})" for sa in m.sites[site]]
+    rule, where = ns.ref(RuleError), ns.ref(span, "_s")
+    lines += [f"    except {ns.ref(EVAL_ERRORS)} as err:",
+              f"        raise {rule}({ns.ref(_explain)}(err), {where}) from None",
+              f"    except {rule} as err:",
+              "        if err.span is None:",
+              f"            raise {rule}(err.message, {where}) from None",
+              "        raise",
+              "    finally:",
+              f"        {mach}.domain_cache = None",
+              "    return out"]
+    return ns.define("\n".join(lines) + "\n", name)
+
+
+def generate_start(m, ns, sa):
+    """``start(st, action)`` for one action offered at one choice: binds its
+    parameters and lets, and sets ``st.pc`` where its effects start.  Returns
+    the cards chosen by name from places some player cannot see, as
+    :meth:`Machine.start_action` documents."""
+    name = f"_start{int(sa.uid)}"
+    ad = sa.action
+    lines = [f"def {name}(st, action):", "    L = st.L", "    unseen = None"]
+    if any(typ == "card" for _, typ, _ in ad.params):
+        lines.append("    everyone = (1 << st.n) - 1")
+    for i, (slot, typ, _) in enumerate(ad.params):
+        lines.append(f"    v = L[{int(slot)}] = action[{i + 1}]")
+        if typ == "card":
+            lines += ["    inst = st.loc[v]",
+                      "    blind = everyone & ~st.vis[inst]",
+                      "    if blind:",
+                      "        if unseen is None:",
+                      "            unseen = []",
+                      "        unseen.append((v, inst, blind))"]
+    if ad.lets:
+        lines.append("    try:")
+        for slot, f in ad.lets:
+            lines.append(f"        L[{int(slot)}] = {_Writer.source_of(ns, f)}")
+        lines += [f"    except {ns.ref(EVAL_ERRORS)} as err:",
+                  f"        raise {ns.ref(RuleError)}({ns.ref(_explain)}(err), {ns.ref(ad.span, '_s')}) from None"]
+    if sa.sealed is not None:  # kept, unseen, until everyone has chosen
+        slot = int(sa.sealed)
+        lines.append(f"    L[{slot}] = L[{slot}] + ((st.me, tuple(action)),)")
+    lines += [f"    st.pc = {int(sa.body_pc)}", "    return unseen"]
+    return ns.define("\n".join(lines) + "\n", name)
+
+
+def generate(m, ns, start: int):
+    name = f"_flow{int(start)}"
+    body = _Writer(m, ns).function(start)
+    return ns.define(f"def {name}(st):\n" + "\n".join(body) + "\n", name)
+
+
+def _plain_loop(code, top: int, exit_: int) -> bool:
+    """Is [top, exit_) a loop (JF at ``top`` to ``exit_``, JMP back to ``top``
+    last) whose body has no decision, chance step or end, and no jump out?"""
+    for pc in range(top + 1, exit_ - 1):
+        op, a, b, _ = code[pc]
+        if op in (DECIDE, RANDOM, END):
+            return False
+        if op == JMP and not top <= a <= exit_:
+            return False
+        if op == JF and not top <= b <= exit_:
+            return False
+    return True
+
+
+class _Writer:
+    def __init__(self, m, ns):
+        self.code = m.code
+        self.ns = ns
+        self.m = m
+        self.lines = []
+        self.left = BUDGET
+        self.rounds = False  # does the function count a loop's rounds (its local k)?
+        self.machine = ns.ref(m)
+
+    def out(self, depth, line):
+        self.lines.append("    " * depth + line)
+
+    def function(self, start):
+        self.region(start, None, frozenset(), 2, frozenset())
+        head = ["    L = st.L", f"    p = {int(start)}", "    try:"]
+        tail = ["    except _Errors:", "        st.pc = p", "        raise"]
+        return head + self.lines + tail
+
+    # ------------------------------------------------------------ steps
+    def call(self, depth, pc, f):
+        """A step: written inline if the flow compiler described it, else called."""
+        kind = getattr(f, "flow", None)
+        if kind is not None and kind[0] == "inc":
+            self.out(depth, f"L[{int(kind[1])}] += 1")
+        elif kind is not None and kind[0] == "leave":
+            self.out(depth, f"st.me = L[{int(kind[1])}]")
+        elif kind is not None and kind[0] == "enter":  # a turn starts: whose is it?
+            self.out(depth, f"p = {pc}")
+            self.out(depth, f"L[{int(kind[1])}] = st.me")
+            self.out(depth, f"st.me = {self.value(kind[2])}")
+        elif kind is not None and kind[0] == "block":  # fused steps: each names its own line
+            self.out(depth, f"p = {pc}")
+            for line in kind[1]:
+                self.out(depth, line)
+        else:
+            self.out(depth, f"p = {pc}")
+            self.out(depth, f"{self.ns.ref(f)}(st)")
+
+    def test(self, depth, pc, f):
+        """A branch's condition: (its source, the lines its true side starts with)."""
+        kind = getattr(f, "flow", None)
+        if kind is not None and kind[0] == "more":  # a for loop: is there a next item?
+            cnt, items, var = map(int, kind[1:])
+            return f"L[{cnt}] < len(L[{items}])", [f"L[{var}] = L[{items}][L[{cnt}]]"]
+        if kind is not None and kind[0] == "below":  # repeat N times: round < N?
+            return f"L[{int(kind[1])}] < L[{int(kind[2])}]", []
+        self.out(depth, f"p = {pc}")
+        return self.value(f), []
+
+    def value(self, f) -> str:
+        return self.source_of(self.ns, f)
+
+    @staticmethod
+    def source_of(ns, f) -> str:
+        """The source of an expression's function: its own source if it has one, else a call."""
+        kind = getattr(f, "flow", None)
+        if kind is not None and kind[0] == "expr":
+            return f"({kind[1]})"
+        return f"{ns.ref(f)}(st)"
+
+    # ------------------------------------------------------------ regions
+    def region(self, pc, stop, stops, depth, path):
+        """Write the flow from ``pc``; fall out of the region only where it
+        reaches ``stop``.  ``stops`` are the stops of the regions around it
+        (reaching one, or a pc on ``path``, hands back to the VM)."""
+        code = self.code
+        while pc != stop:
+            if pc in stops or pc in path or self.left <= 0:
+                self.out(depth, f"return {pc}")
+                return
+            path = path | {pc}
+            self.left -= 1
+            op, a, b, _ = code[pc]
+            if op == EXEC:
+                self.call(depth, pc, a)
+                pc += 1
+            elif op == JMP:
+                pc = a
+            elif op == DECIDE:
+                self.out(depth, f"st.pc = {pc}")
+                self.out(depth, "return -1")
+                return
+            elif op == END:
+                self.out(depth, f"st.pc = {pc}")
+                self.out(depth, "st.done = True")
+                self.out(depth, "return -1")
+                return
+            elif op == RANDOM:
+                self.out(depth, f"return {pc}")
+                return
+            elif code[b - 1][0] == JMP and code[b - 1][1] == pc and self.loop(pc, b, stops | _just(stop), depth, path):
+                pc = b
+            else:
+                before = code[b - 1]
+                join = before[1] if before[0] == JMP and b - 1 > pc and before[1] >= b else b
+                inner = stops | _just(stop)
+                cond, first = self.test(depth, pc, a)
+                self.out(depth, f"if {cond}:")
+                for line in first:
+                    self.out(depth + 1, line)
+                self.branch(pc + 1, join, inner, depth + 1, path)
+                if b != join:
+                    self.out(depth, "else:")
+                    self.branch(b, join, inner, depth + 1, path)
+                pc = join
+        return
+
+    def branch(self, pc, stop, stops, depth, path):
+        mark = len(self.lines)
+        self.region(pc, stop, stops, depth, path)
+        if len(self.lines) == mark:
+            self.out(depth, "pass")
+
+    def loop(self, top, exit_, stops, depth, path) -> bool:
+        """Write a loop with no decision inside as ``while``; False (nothing
+        written) if it has one, or if its body does not fit whole."""
+        if not _plain_loop(self.code, top, exit_):
+            return False
+        mark, left, outer = len(self.lines), self.left, not self.rounds
+        if outer:  # one count of rounds for the loops nested in it
+            self.out(depth, f"k = {self.machine}.rounds_left")
+            self.rounds = True
+        self.out(depth, "while True:")
+        _, a, _, span = self.code[top]
+        cond, first = self.test(depth + 1, top, a)
+        self.out(depth + 1, f"if not ({cond}):")
+        self.out(depth + 2, "break")
+        for line in first:
+            self.out(depth + 1, line)
+        self.out(depth + 1, "k -= 1")
+        self.out(depth + 1, "if k < 0:")
+        self.out(depth + 2, f"{self.ns.ref(rounds_exceeded)}({self.ns.ref(span, '_s')})")
+        body = len(self.lines)
+        self.region(top + 1, top, stops, depth + 1, path | {top})
+        if self.left <= 0 or any(line.lstrip().startswith("return") for line in self.lines[body:]):
+            del self.lines[mark:]  # the body hands back to the VM somewhere: no while loop
+            self.left = left
+            self.rounds = not outer
+            return False
+        if outer:
+            self.out(depth, f"{self.machine}.rounds_left = k")
+            self.rounds = False
+        return True
+
+
+def _just(stop) -> frozenset:
+    return frozenset() if stop is None else frozenset((stop,))

@@ -1,0 +1,159 @@
+"""The flow as generated Python (interpreter/compiler/flowgen.py) plays
+exactly as the VM running the code op by op, keeps the VM's bound on loops
+without a decision, and names the line of a failing step."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load
+from interpreter.runtime import MAX_AUTO_STEPS, RuleError
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = sorted((ROOT / "games").glob("*.rules"))
+TARGETS = [ROOT / "tests" / "fuzz_targets" / name for name in (
+    "bidding_war_ok.rules", "market_swap_ok.rules", "waiting_game_ok.rules", "jester_trap_ok.rules",
+    "house_option_ok.rules", "late_bonus_ok.rules")]
+
+
+def op_by_op(game):
+    """The same game with every generated flow function switched off: the VM runs each op."""
+    m = game.machine
+    m.flow_fns = [None] * len(m.code)
+    return game
+
+
+def playout(game, seed, players):
+    """(every legal-action list, the final position, the scores) of a random game."""
+    state = game.new_state(seed, players)
+    rnd = random.Random(seed)
+    seen = []
+    while not state.is_terminal and len(seen) < 2000:
+        legal = state.legal_actions()
+        seen.append(legal)
+        state.apply(legal[rnd.randrange(len(legal))])
+    return seen, state.key(), state.scores(), [state.observation(p) for p in range(players)]
+
+
+@pytest.mark.parametrize("path", GAMES + TARGETS, ids=lambda p: p.stem)
+def test_generated_flow_plays_as_the_op_by_op_vm(path):
+    generated, plain = load(path), op_by_op(load(path))
+    lo, hi = generated.machine.players
+    for players in sorted({lo, hi}):
+        for seed in range(3):
+            assert playout(generated, seed, players) == playout(plain, seed, players)
+    assert any(f is not None for f in generated.machine.flow_fns)  # some were generated and used
+    assert "def _flow" in generated.generated_source()
+
+
+HEAD = '''game "Loops"
+players 2
+cards:
+  "A"
+  "B"
+zone deck: pile, public
+zone hand: pile, per player, public
+var x: int = 0
+var y: int = 0
+action take "take":
+  move top(deck) to hand(me)
+action wait "wait":
+  pass
+outcome(p):
+  score x
+'''
+
+
+def run_flow(tmp_path, play):
+    path = tmp_path / "loops.rules"
+    path.write_text(HEAD + play)
+    game = load(path)
+    return game, path
+
+
+def rule_error(tmp_path, play):
+    game, _ = run_flow(tmp_path, play)
+    with pytest.raises(RuleError) as info:
+        state = game.new_state(0)
+        while not state.is_terminal:
+            state.apply(state.legal_actions()[0])
+    return info.value
+
+
+def test_a_loop_without_a_choice_is_a_rule_error_at_its_line(tmp_path):
+    err = rule_error(tmp_path, "play:\n  while x >= 0:\n    set y += 1\n")
+    assert "went round" in err.message and "never ends" in err.message
+    assert err.span.line == HEAD.count("\n") + 2
+
+
+def test_nested_loops_share_one_bound(tmp_path):
+    # a million rounds in all, though neither loop alone goes round a million times
+    play = "play:\n  repeat 1001 times:\n    repeat 1000 times:\n      set y += 1\n"
+    err = rule_error(tmp_path, play)
+    assert "went round" in err.message
+    game, _ = run_flow(tmp_path, "play:\n  repeat 999 times:\n    repeat 1000 times:\n      set y += 1\n")
+    assert game.new_state(0).is_terminal
+    assert 999 * 1000 + 999 <= MAX_AUTO_STEPS
+
+
+def test_a_loop_whose_choice_is_never_reached_is_caught_too(tmp_path):
+    # the loop holds a choice, so it goes back to the VM at every round: the VM counts those
+    err = rule_error(tmp_path, "play:\n  while true:\n    set y += 1\n    if y < 0:\n"
+                               "      turn 0:\n        choose take\n")
+    assert "went round" in err.message
+    assert err.span.line == HEAD.count("\n") + 2
+
+
+def test_a_failing_step_names_its_own_line(tmp_path):
+    # the error comes after a loop, a branch and a turn in the same generated function
+    play = ('play:\n'
+            '  for p in players:\n'
+            '    set y += 1\n'
+            '  turn 0:\n'
+            '    choose wait\n'
+            '  if y == 2:\n'
+            '    set x = 1\n'
+            '  repeat 2 times:\n'
+            '    move top(deck) to hand(0)\n'
+            '  move top(deck) to hand(1)\n')
+    err = rule_error(tmp_path, play)
+    assert err.span.line == HEAD.count("\n") + 10
+    assert "empty" in err.message
+
+
+def test_turns_and_loops_with_choices_resume_where_they_stopped(tmp_path):
+    play = ('play:\n'
+            '  repeat 3 times as r:\n'
+            '    for p in players from next(0, r):\n'
+            '      turn p:\n'
+            '        choose take, wait\n'
+            '      set x += 1\n'
+            '      if x == 4:\n'
+            '        set y = r\n'
+            '  end game\n')
+    game, _ = run_flow(tmp_path, play)
+    state = game.new_state(0)
+    movers = []
+    while not state.is_terminal:
+        movers.append(state.current_player)
+        state.apply(state.legal_actions()[-1])  # always wait: the deck lasts
+    assert movers == [0, 1, 1, 0, 0, 1]
+    assert state.get_var("x") == 6 and state.get_var("y") == 1
+
+
+def test_a_generated_function_depends_on_where_it_starts_not_on_the_order_play_reached_it():
+    # (a source compiled once is kept for the next machine of the same rules)
+    def functions(seed):
+        game = load(ROOT / "games" / "desplumados.rules")
+        state = game.new_state(seed, 4)
+        rnd = random.Random(seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(legal[rnd.randrange(len(legal))])
+        defs = "\n".join(state.m.generated_sources).split("def ")
+        return {d.split("(")[0]: d.rstrip() for d in defs if d.startswith(("_flow", "_start", "_site"))}
+    one, two = functions(1), functions(2)
+    shared = set(one) & set(two)
+    assert len(shared) >= 10
+    assert all(one[name] == two[name] for name in shared)
