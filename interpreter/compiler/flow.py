@@ -105,6 +105,7 @@ class FlowCompiler(CardStatements):
 
         def hit(st):
             counts[i] += 1
+        hit.flow = ("count", counts, i)  # written inline by .fusion and .flowgen
         self.emit(EXEC, hit, None, span)
 
     # ------------------------------------------------------------ statements

@@ -55,8 +55,8 @@ def install(m, ns) -> None:
         if op in (EXEC, JF):
             ns.ref(a)
             kind = getattr(a, "flow", None)
-            if kind is not None and kind[0] == "enter":
-                ns.ref(kind[2])
+            if kind is not None and kind[0] in ("enter", "count"):
+                ns.ref(kind[1 if kind[0] == "count" else 2])
     for sa in m.site_actions:
         ns.ref(sa.action.enumerate)
         ns.ref(sa.action.span, "_s")
@@ -190,6 +190,8 @@ class _Writer:
             self.out(depth, f"L[{int(kind[1])}] += 1")
         elif kind is not None and kind[0] == "leave":
             self.out(depth, f"st.me = L[{int(kind[1])}]")
+        elif kind is not None and kind[0] == "count":  # a coverage probe
+            self.out(depth, f"{self.ns.ref(kind[1])}[{int(kind[2])}] += 1")
         elif kind is not None and kind[0] == "enter":  # a turn starts: whose is it?
             self.out(depth, f"p = {pc}")
             self.out(depth, f"L[{int(kind[1])}] = st.me")

@@ -102,6 +102,10 @@ def block_fn(exprs: Expressions, steps):
     name = ns.fresh("_b")
     lines = [f"def {name}(st):"]
     for f, span, s in steps:
+        kind = getattr(f, "flow", None)
+        if kind is not None and kind[0] == "count":  # a coverage probe: cannot fail
+            lines.append(f"    {ns.ref(kind[1])}[{int(kind[2])}] += 1")
+            continue
         src = simple_stmt(exprs, s) if s is not None else None
         if src is None:
             src = [f"{ns.ref(f)}(st)"]

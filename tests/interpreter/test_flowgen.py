@@ -157,3 +157,16 @@ def test_a_generated_function_depends_on_where_it_starts_not_on_the_order_play_r
     shared = set(one) & set(two)
     assert len(shared) >= 10
     assert all(one[name] == two[name] for name in shared)
+
+
+@pytest.mark.parametrize("coverage", [True, "lines"])
+def test_coverage_counts_the_same_through_generated_functions(coverage):
+    path = ROOT / "games" / "fox_in_the_henhouse.rules"
+    generated = load(path, coverage=coverage, check_invariants=True)
+    plain = op_by_op(load(path, coverage=coverage, check_invariants=True))
+    for game in (generated, plain):
+        for seed in range(3):
+            playout(game, seed, 2)
+    counts = generated.machine.coverage_counts
+    assert counts == plain.machine.coverage_counts
+    assert sum(1 for c in counts if c) > len(counts) // 2  # most branches, loops and choices ran
