@@ -13,6 +13,11 @@ from .runtime import (CHANCE, DECIDE, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH,
 from .checks import EVAL_ERRORS, InvariantBroken, MachineChecks, _explain
 from .views import MachineViews
 
+def _went_round(span):
+    raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
+                    "a loop without a choose never ends", span)
+
+
 class SiteAction:
     """One action offered at one choose: how to enumerate it and where its effects start."""
 
@@ -194,13 +199,14 @@ class Machine(MachineViews, MachineChecks):
     def run(self, st: State) -> None:
         """Run automatic steps until a decision, a chance event (explicit
         mode) or the end: the flow's generated functions where there are
-        (:mod:`interpreter.compiler.flowgen`), the code op by op elsewhere."""
+        (:mod:`interpreter.compiler.flowgen`), the code op by op elsewhere.
+        The rounds of loops between two decisions are counted in
+        ``rounds_left``: a generated function's own loops count there too."""
         code = self.code
         fns = self.flow_fns
         pc = st.pc
-        steps = 0
         self.work_left = MAX_WORK
-        self.rounds_left = MAX_AUTO_STEPS  # the rounds of the loops inside generated functions
+        self.rounds_left = MAX_AUTO_STEPS
         try:
             while True:
                 f = fns[pc]
@@ -209,11 +215,11 @@ class Machine(MachineViews, MachineChecks):
                     pc = f(st)
                     if pc < 0:
                         return
-                    steps += 1  # each round of a loop with a decision inside comes back here
-                    if steps > MAX_AUTO_STEPS:
+                    # back to a place it passed: each round of a loop with a decision inside comes here
+                    self.rounds_left -= 1
+                    if self.rounds_left < 0:
                         st.pc = pc
-                        raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
-                                        "a loop without a choose never ends", code[pc][3])
+                        _went_round(code[pc][3])
                     continue
                 st.pc = pc
                 op, a, b, _ = code[pc]
@@ -224,10 +230,9 @@ class Machine(MachineViews, MachineChecks):
                     pc = pc + 1 if a(st) else b
                 elif op == JMP:  # every loop jumps back: count here, not at every step
                     pc = a
-                    steps += 1
-                    if steps > MAX_AUTO_STEPS:
-                        raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
-                                        "a loop without a choose never ends", code[pc][3])
+                    self.rounds_left -= 1
+                    if self.rounds_left < 0:
+                        _went_round(code[pc][3])
                 elif op == DECIDE:
                     return
                 elif op == RANDOM:

@@ -246,9 +246,36 @@ class Expressions(Functions):
                 return f"[*{self.expr(e.left, ctx)}, *{self.expr(e.right, ctx)}]"
             if op in ("==", "!="):
                 return f"(list({self.expr(e.left, ctx)}) {op} list({self.expr(e.right, ctx)}))"
-        if op == "*" and not any(isinstance(x, A.IntLit) and abs(x.value) <= 1000 for x in (e.left, e.right)):
+        if op == "*" and not (self.small(e.left) or self.small(e.right)):
             return f"_mul({self.expr(e.left, ctx)}, {self.expr(e.right, ctx)})"  # checked against the bound
         return f"({self.expr(e.left, ctx)} {self._OPS[op]} {self.expr(e.right, ctx)})"
+
+    SMALL = 1000
+
+    def small(self, e, depth=0) -> bool:
+        """Is ``e`` a number no larger than 1000 either way, whatever the
+        state?  A product with such a factor cannot make numbers grow out of
+        hand (what the checked product guards against: a stored number is
+        checked anyway), so it is written as a plain product."""
+        if depth > 8:
+            return False
+        if isinstance(e, A.IntLit):
+            return abs(e.value) <= self.SMALL
+        if isinstance(e, A.BoolLit):
+            return True
+        if isinstance(e, A.Neg):
+            return self.small(e.operand, depth + 1)
+        if isinstance(e, A.IfExpr):
+            return self.small(e.then, depth + 1) and self.small(e.else_, depth + 1)
+        if isinstance(e, A.Attr) and e.name in self.g.card_attrs and self.t(e) == "int":
+            return all(abs(v) <= self.SMALL for v in self.layout.card_attrs[e.name][0] if v is not None)
+        if isinstance(e, A.Call):
+            r = self.g.res.get(id(e))
+            if r is not None and r[0] == "func":
+                fn = self.g.functions[r[1]]
+                return not fn.lets and self.small(fn.body, depth + 1)
+            return r is not None and r[0] == "builtin" and e.func == "sign"
+        return False
 
     def e_Attr(self, e, ctx):
         obj = self.expr(e.obj, ctx)

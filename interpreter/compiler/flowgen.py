@@ -29,15 +29,13 @@ written inline instead of called.
 from __future__ import annotations
 
 from ..checks import EVAL_ERRORS, _explain
-from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_AUTO_STEPS, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
+from ..machine import _went_round as rounds_exceeded
+from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
 
 # ops one generated function writes out at most before handing back to the VM
 BUDGET = 150
 
 
-def rounds_exceeded(span):
-    raise RuleError(f"the flow went round {MAX_AUTO_STEPS} times without a decision; "
-                    "a loop without a choose never ends", span)
 
 
 def install(m, ns) -> None:

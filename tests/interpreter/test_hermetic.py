@@ -175,7 +175,8 @@ outcome(p):
 
 
 @pytest.mark.parametrize("statement", ["set v = v + v", "set v += v", "let w = v + v\n  set v = w",
-                                       "set v = v + 1000 * v"])
+                                       "set v = v + 1000 * v", "set v = 2 * (v * sign(v)) + 1",
+                                       "set v = v + v * (if v > 0 then 1 else -1)"])
 def test_sums_and_stores_are_bounded_too(tmp_path, statement):
     path = rules(tmp_path, f'''var v: int = 1
 action grow "grow":
@@ -193,6 +194,31 @@ outcome(p):
             st.apply(st.legal_actions()[0])
             assert abs(st.get_var("v")) <= MAX_VALUE
     assert "beyond the bound" in err.value.message
+
+
+@pytest.mark.parametrize("factor, broken", [("v", True), ("sign(v)", False), ("half(v)", False), ("one(v)", True)])
+def test_a_product_is_checked_unless_a_factor_is_small(tmp_path, factor, broken):
+    # a factor no larger than 1000 whatever the state (a literal, sign(), a function or an
+    # "if" giving only such values) cannot make numbers grow out of hand: no check is needed
+    path = rules(tmp_path, f'''var v: int = 1000000000
+function half(x: int) = if x > 0 then 500 else -500
+function one(x: int) = if x > 0 then x else 1
+action take "take":
+  require v * {factor} > 0
+  pass
+play:
+  turn 0:
+    choose take
+outcome(p):
+  score 0
+''', players="2")
+    st = load(path).new_state(seed=1)
+    if broken:
+        with pytest.raises(RuleError) as err:
+            st.legal_actions()
+        assert "beyond the bound" in err.value.message
+    else:
+        assert len(st.legal_actions()) == 1
 
 
 def test_a_score_past_the_bound_is_a_rule_error_not_an_overflow(tmp_path):
