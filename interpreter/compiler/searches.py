@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rulelang import ast as A
 
-from ..runtime import STACK_MASK, STACK_SHIFT
+from ..runtime import MAX_SEARCH, STACK_MASK, STACK_SHIFT
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
 from .tree import walk
@@ -141,15 +141,21 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     for i, (slot, dom, high, _) in enumerate(params):
         pad = " " * indent
         var = f"v{i}"
+        fixed_range = None
         if i in filtered:
             it = filtered[i]
+        elif high is not None and _literal(exprs, dom) and _literal(exprs, high) and \
+                0 <= exprs.literal(high) - exprs.literal(dom) < MAX_SEARCH:  # made once, here
+            fixed_range = range(exprs.literal(dom), exprs.literal(high) + 1)
+            it = ns.ref(fixed_range, "_r")
         elif high is not None:
             it = f"range({expr(dom, ctx)}, {expr(high, ctx)} + 1)"
         else:
             it = domain(exprs, has_copies, params[i], ctx)
         # the loop runs over the whole domain: its size is charged on entry
         lines.append(f"{pad}{var}_d = {it}")  # a domain is a list, a tuple or a range
-        lines.append(f"{pad}{left} -= len({var}_d)")
+        size = str(len(fixed_range)) if fixed_range is not None else f"len({var}_d)"
+        lines.append(f"{pad}{left} -= {size}")
         lines.append(f"{pad}if {left} < 0:")
         lines.append(f"{pad}    _wide({action_ref})")
         values.append(var)
@@ -185,3 +191,10 @@ def _asked_within_searches(exprs) -> frozenset:
             a.id for x in walk(list(exprs.g.actions.values()))
             if isinstance(x, A.Call) and x.func == "can" for a in x.args if isinstance(a, A.Name))
     return asked
+
+
+def _literal(exprs, e) -> bool:
+    """Is ``e`` a number written out or a parameter (not a seat): known when the game is compiled?"""
+    if isinstance(e, A.IntLit):
+        return id(e) not in exprs.g.seat_literals
+    return isinstance(e, A.Name) and exprs.g.res.get(id(e), ("",))[0] == "param"
