@@ -160,7 +160,9 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"{pad}    _wide({action_ref})")
         values.append(var)
         if i == len(params) - 1 and not levels[i + 1]:  # the innermost loop, with nothing to test
-            lines.append(f"{pad}out += [(uid, {', '.join(values)}) for {var} in {var}_d]")
+            # (a loop, not a comprehension: quicker for the few values a decision offers)
+            lines.append(f"{pad}for {var} in {var}_d:")
+            lines.append(f"{pad}    out.append((uid, {', '.join(values)}))")
             break
         lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
