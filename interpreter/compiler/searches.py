@@ -110,6 +110,17 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         ctx["nodes"][target] = value if first else ctx["nodes"].get(target) or value
 
     emit_level(levels[0], 4, "return")
+    if len(params) == 1 and prefilters[0] and not levels[1] and 0 not in fixed:
+        # one parameter, tested on its own: each value that passes is an action, at once
+        lines.append(f"    for v0 in {domain(exprs, has_copies, params[0], ctx)}:")
+        saved = ctx.get(params[0][0])
+        ctx[params[0][0]] = "v0"
+        lines.append(f"        if {' and '.join(expr(n, ctx) for n in prefilters[0])}:")
+        if saved is None:
+            del ctx[params[0][0]]
+        lines += [f"            {left} -= 1", "            out.append((uid, v0))",
+                  f"    if {left} < 0:", f"        _wide({action_ref})"]
+        return _finish(exprs, lines, name, action)
     # prefiltered domains (they depend on no other parameter)
     filtered = {}
     for i, nodes in enumerate(prefilters):
@@ -174,7 +185,12 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     else:
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
-    if params and not asks:
+    return _finish(exprs, lines, name, action)
+
+
+def _finish(exprs, lines, name, action):
+    """The search's function, its budget written back where it stops."""
+    if lines[1] == "    _left = st.m.search_left":
         if action in _asked_within_searches(exprs):
             # what the search went through is charged even when it stops early: a can() in
             # another action's search stops at the first legal choice (see helpers.can)
@@ -182,7 +198,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                          "        st.m.search_left = _left"]
         else:
             lines.append("    st.m.search_left = _left")
-    return ns.define("\n".join(lines) + "\n", name)
+    return exprs.ns.define("\n".join(lines) + "\n", name)
 
 
 def _asked_within_searches(exprs) -> frozenset:
