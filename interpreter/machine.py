@@ -66,6 +66,7 @@ class Machine(MachineViews, MachineChecks):
         self.flow_fns = []  # pc -> the generated function that runs the flow from there, or None (see run)
         self.action_starts = []  # uid -> (state, action) -> unseen cards: binds a site action (start_action)
         self.site_enumerators = []  # site -> (state) -> the legal actions there (enumerate_site)
+        self.legal_at = []  # pc -> that function for the choice at pc (None: no choice there)
         self.rounds_left = MAX_AUTO_STEPS
         self.sites = []  # site index -> list of SiteAction
         self.site_actions = []  # uid -> SiteAction
@@ -287,7 +288,7 @@ class Machine(MachineViews, MachineChecks):
         """The legal actions at the choice where ``st`` stands: each offered
         action's search in turn, by a function generated for that choice
         (:func:`interpreter.compiler.flowgen.generate_site`)."""
-        return self.site_enumerators[self.code[st.pc][1]](st)
+        return self.legal_at[st.pc](st)
 
     # ------------------------------------------------------------ scenarios
     def zone_instance(self, st, zone: str, player=None) -> int:

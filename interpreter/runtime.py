@@ -201,7 +201,10 @@ class State:
             if self.done or self.chance_n:
                 legal = []
             else:
-                legal = self.m.enumerate_site(self)
+                search = self.m.legal_at[self.pc]  # Machine.enumerate_site
+                if search is None:  # a state a rule error stopped between two decisions
+                    raise RuleError("no choice stands here: the game stopped at a rule error")
+                legal = search(self)
             self._legal = legal
         return legal
 

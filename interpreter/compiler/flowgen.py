@@ -78,9 +78,10 @@ def install(m, ns) -> None:
 
     def lazy_site(st):
         site = code[st.pc][1]
-        f = sites[site] = generate_site(m, ns, site, code[st.pc][3])
+        f = sites[site] = legal_at[st.pc] = generate_site(m, ns, site, code[st.pc][3])
         return f(st)
     sites = m.site_enumerators = [lazy_site] * len(m.sites)
+    legal_at = m.legal_at = [lazy_site if op == DECIDE else None for op, _, _, _ in code]
 
 
 def generate_site(m, ns, site, span):

@@ -170,3 +170,14 @@ def test_coverage_counts_the_same_through_generated_functions(coverage):
     counts = generated.machine.coverage_counts
     assert counts == plain.machine.coverage_counts
     assert sum(1 for c in counts if c) > len(counts) // 2  # most branches, loops and choices ran
+
+
+def test_a_state_stopped_by_a_rule_error_lists_no_action_but_says_why(tmp_path):
+    game, _ = run_flow(tmp_path, "play:\n  turn 0:\n    choose wait\n  repeat 3 times:\n"
+                                 "    move top(deck) to hand(0)\n  turn 1:\n    choose wait\n")
+    state = game.new_state(0)
+    with pytest.raises(RuleError):
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(RuleError) as info:
+        state.legal_actions()
+    assert "rule error" in info.value.message
