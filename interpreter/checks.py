@@ -79,17 +79,26 @@ class MachineChecks:
         no position of it came back, which is all the fuzzer's search for a
         cycle needs to know at most steps (see fuzz_game.play_game).  About
         half the cost of :meth:`position_bytes`."""
-        places, flow = self._getters(n)
+        from .compiler.source import Namespace  # the generated code's one gate (see there)
 
-        def small_key(st) -> int:
-            key = (tuple(map(len, places(st.Z))), tuple(st.V), flow(st.L), st.pc, st.me, st.chance_n, st.done)
-            if not self._small_lists:
-                try:
-                    return hash(key)
-                except TypeError:  # a variable holding a list: the key is written as bytes from now on
-                    self._small_lists = True
-            return hash(marshal.dumps(key, 2))
-        return small_key
+        # one flat tuple, written out for this machine: each live place's size, each
+        # variable, each flow slot, then pc, me, chance and done
+        parts = [f"len(Z[{int(i)}])" for i in self.live_instances(n)]
+        nvars = self.winners_index + 1 + (self.stride if self.turns_base is not None else 0)  # see layout
+        parts += [f"V[{i}]" for i in range(nvars)]
+        parts += [f"L[{int(k)}]" for k in self.flow_slots]
+        parts += ["st.pc", "st.me", "st.chance_n", "st.done"]
+        ns = Namespace()
+        lists = ns.ref(self._small_key_of_lists, "_b")
+        src = "\n".join(["def _small(st):", " Z = st.Z", " V = st.V", " L = st.L",
+                          f" key = ({', '.join(parts)},)", " try:", "  return hash(key)", " except TypeError:",
+                          f"  return {lists}(key)"]) + "\n"
+        return ns.define(src, "_small")
+
+    @staticmethod
+    def _small_key_of_lists(key) -> int:
+        """A small key holding a list (a variable or a flow slot kept as one): written as bytes."""
+        return hash(marshal.dumps(key, 2))
 
     def _getters(self, n: int) -> tuple:
         """(Z -> the places a game of ``n`` players can use, L -> the flow slots' values), read at C speed."""

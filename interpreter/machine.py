@@ -108,7 +108,6 @@ class Machine(MachineViews, MachineChecks):
         self.cvar_initial = ()
         self.flow_slots = ()
         self._position_getters = {}  # player count -> (Z -> the places in use, L -> the flow slots' values)
-        self._small_lists = False  # does a small key hold a list (see Checks.small_key)?
         self.invariants = []  # (closure, message, span): checked at decision points
         self.expectations = []  # an example's machine: (Expect, closures) (interpreter/examples.py)
         self.on_expect = None  # (state, index in expectations, stop) -> None: called where an expectation stands

@@ -21,9 +21,17 @@ pc (:func:`install`): loading a game compiles none, so ``rulerun check``
 pays nothing for them.  Like every generated source, they are built from
 generated names and ints only (:mod:`.source`).
 
-A few steps the flow compiler makes (a ``for`` loop's test, a counter, a
-turn's start and end) carry a ``flow`` tuple describing them; those are
-written inline instead of called.
+Steps that carry a ``flow`` tuple are written inline instead of called: a
+``for`` loop's test and counter, a ``repeat``'s, a turn's start and end, a
+coverage probe (made by :mod:`.flow`), a fused run of steps (:mod:`.fusion`,
+each still naming its own line) and an expression's own source
+(:meth:`.expressions.Expressions.function_of`).
+
+Two more kinds of functions are generated the same way, the first time
+they are needed: ``_start{uid}`` binds the parameters of an action offered
+at a choice (:meth:`Machine.start_action`), and ``_site{site}`` lists the
+legal actions of a choice, each offered action's search in turn
+(:meth:`Machine.enumerate_site`; ``Machine.legal_at`` finds it by pc).
 """
 
 from __future__ import annotations

@@ -34,6 +34,53 @@ def test_bytes_tell_positions_apart_as_the_key_does(stem, players):
     assert len(by_key) > 10
 
 
+@pytest.mark.parametrize("stem,players", GAMES)
+def test_equal_positions_have_one_small_key(stem, players):
+    # the small key (Machine.small_key_for) may give two positions one key, never one position two
+    game = load(f"games/{stem}.rules")
+    small = game.new_state(0, players).m.small_key_for(players)
+    by_key = {}
+    for seed in range(3):
+        state = game.new_state(seed, players)
+        rnd = random.Random(seed)
+        while not state.is_terminal and len(state.history) < 150:
+            key = small(state)
+            assert small(state.clone()) == key
+            assert by_key.setdefault(state.key(), key) == key
+            legal = state.legal_actions()
+            state.apply(legal[rnd.randrange(len(legal))])
+    assert len(set(by_key.values())) > len(by_key) // 2  # and it tells most apart
+
+
+def test_a_small_key_holds_a_list_kept_in_a_variable(tmp_path):
+    path = tmp_path / "order.rules"
+    path.write_text('''game "Order"
+players 2
+cards:
+  "A"
+  "B"
+zone pile: pile, public
+var order: list of int = [0]
+action go "go":
+  set order = order + [1]
+play:
+  repeat 3 times:
+    turn 0:
+      choose go
+outcome(p):
+  score 0
+''')
+    game = load(path)
+    state = game.new_state(0, 2)
+    small = state.m.small_key_for(2)
+    keys = []
+    while not state.is_terminal:
+        keys.append(small(state))
+        assert small(state.clone()) == keys[-1]
+        state.apply(state.legal_actions()[0])
+    assert len(set(keys)) == 3
+
+
 def test_a_position_that_comes_back_has_the_same_bytes(tmp_path):
     path = tmp_path / "back.rules"
     path.write_text('''game "Back"
