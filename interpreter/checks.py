@@ -209,6 +209,10 @@ class MachineChecks:
         # a machine that checks them after each step that can fill a zone need not here, save at a
         # game's first check: the cards laid out in the first zone came there by no statement
         per_step = self.capacities_per_step
+        if first is not None and not each and capacities is None:  # the generated check alone
+            later.plan = plan  # (for tests)
+            self._hold_plans[n] = later
+            return later
 
         def holds(st, kept) -> bool:
             self.work_left = MAX_WORK

@@ -20,7 +20,7 @@ from operator import itemgetter, ne
 
 from .checks import EVAL_ERRORS
 from .compiler.source import Namespace
-from .runtime import STACK_SHIFT, RuleError
+from .runtime import MAX_WORK, STACK_SHIFT, RuleError
 
 
 class Kept:
@@ -95,6 +95,11 @@ class KeptPlan:
         start again, so that every one is evaluated at the next call."""
         if kept.places is not None:
             return self.later(st, kept)
+        return self.first(st, kept)
+
+    def first(self, st, kept: Kept) -> bool:
+        """:meth:`holds` at a game's first check (or after one that failed): every one evaluated."""
+        st.m.work_left = MAX_WORK
         try:
             for f in self.functions:
                 if not f(st):
@@ -130,7 +135,8 @@ def _generate(plan: KeptPlan, entries, variables):
     functions, by_stack = ns.ref(plan.functions, "_F"), ns.ref(plan.by_stack, "_B")  # read when called
     at = {j: k for k, j in enumerate(plan.watched)}
     vat = {v: k for k, v in enumerate(plan.var_watched)}
-    lines = ["def _later(st, kept):", " old = kept.places", " Z = st.Z"]
+    lines = ["def _later(st, kept):", " old = kept.places", " if old is None:",  # a game's first check
+             f"  return {ns.ref(plan.first, '_h')}(st, kept)", " Z = st.Z"]
     changed = []  # the names of the flags: this read changed
     for k, j in enumerate(plan.watched):
         lines += [f" z{k} = Z[{j}]", f" c{k} = z{k} != old[{k}]"]
@@ -146,7 +152,8 @@ def _generate(plan: KeptPlan, entries, variables):
     for name, flag in tables:
         lines.append(f" {flag} = st.{name} != kept.{name}")
         changed.append(flag)
-    lines += [f" if not ({' or '.join(changed) or 'False'}):", "  return True"]
+    lines += [f" if not ({' or '.join(changed) or 'False'}):", "  return True",
+              f" st.m.work_left = {int(MAX_WORK)}"]  # what evaluations go through (see Machine.run)
     if plan.place_cell_readers:
         lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept) if cp or cf else ()")
     # the rows of stacks some entry checks stack by stack: which stacks changed (found once)
