@@ -204,12 +204,12 @@ class MachineChecks:
         from .kept import KeptPlan
         each = [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None]  # every time
         plan = KeptPlan(self, n)
-        first, later = (plan.holds, plan.later) if plan.functions else (None, None)
+        first, later = (plan.first, plan.later) if plan.functions else (None, None)
         capacities = self.capacities_hold if self.capacities else None
         # a machine that checks them after each step that can fill a zone need not here, save at a
         # game's first check: the cards laid out in the first zone came there by no statement
         per_step = self.capacities_per_step
-        if first is not None and not each and capacities is None:  # the generated check alone
+        if first is not None and capacities is None:  # the generated check alone (it evaluates each too)
             later.plan = plan  # (for tests)
             self._hold_plans[n] = later
             return later
@@ -217,11 +217,13 @@ class MachineChecks:
         def holds(st, kept) -> bool:
             self.work_left = MAX_WORK
             try:
-                for f in each:
-                    if not f(st):
+                if first is not None:
+                    if not later(st, kept):  # each, then the kept ones (the first check: plan.first)
                         return False
-                if first is not None and not (first(st, kept) if kept.places is None else later(st, kept)):
-                    return False
+                else:
+                    for f in each:
+                        if not f(st):
+                            return False
             except (*EVAL_ERRORS, RuleError):
                 return False
             if capacities is None:

@@ -86,6 +86,8 @@ class KeptPlan:
                     self.place_cell_readers.setdefault(j, []).append(i)
         self.cells = bool(self.any_cell_readers or self.place_cell_readers)
         self.ncards = len(m.card_names)
+        # the invariants that are not kept (they read more, or cost less than comparing): every time
+        self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None]
         self.later = _generate(self, entries, variables)
 
     def holds(self, st, kept: Kept) -> bool:
@@ -101,6 +103,9 @@ class KeptPlan:
         """:meth:`holds` at a game's first check (or after one that failed): every one evaluated."""
         st.m.work_left = MAX_WORK
         try:
+            for f in self.each:
+                if not f(st):
+                    return False  # (kept starts again only for a kept one)
             for f in self.functions:
                 if not f(st):
                     return False
@@ -136,7 +141,12 @@ def _generate(plan: KeptPlan, entries, variables):
     at = {j: k for k, j in enumerate(plan.watched)}
     vat = {v: k for k, v in enumerate(plan.var_watched)}
     lines = ["def _later(st, kept):", " old = kept.places", " if old is None:",  # a game's first check
-             f"  return {ns.ref(plan.first, '_h')}(st, kept)", " Z = st.Z"]
+             f"  return {ns.ref(plan.first, '_h')}(st, kept)"]
+    if plan.each:  # evaluated at every check
+        lines += [f" st.m.work_left = {int(MAX_WORK)}", " try:"]
+        lines += [f"  if not {ns.ref(f)}(st):\n   return False" for f in plan.each]
+        lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", "  return False"]
+    lines.append(" Z = st.Z")
     changed = []  # the names of the flags: this read changed
     for k, j in enumerate(plan.watched):
         lines += [f" z{k} = Z[{j}]", f" c{k} = z{k} != old[{k}]"]
