@@ -259,8 +259,10 @@ def dedupe(st, cards):
             return hit[1]
     original = cards
     cards = list(cards)
-    keys = copy_keys(st, cards)
-    if len(set(keys)) == len(keys):
+    names = st.m.card_name_ids
+    if len(set(map(names.__getitem__, cards))) == len(cards):  # no two cards of one name: no copies
+        out = cards
+    elif len(set(keys := copy_keys(st, cards))) == len(keys):
         out = cards
     else:
         seen = set()
@@ -287,6 +289,10 @@ def subsets(st, cards, lo, hi):
     n = len(cards)
     hi = n if hi is None else min(hi, n)
     lo = max(lo, 0)
+    names = st.m.card_name_ids
+    if lo <= hi and n <= 12 and len(set(map(names.__getitem__, cards))) == n:
+        # no two cards of one name (so no copies), few cards: plain combinations, at C speed
+        return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
     keys = copy_keys(st, cards)
     if len(set(keys)) == n and lo <= hi and n <= 12:  # no copies, few cards: plain combinations, at C speed
         return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
