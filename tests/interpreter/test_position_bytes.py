@@ -13,19 +13,25 @@ from interpreter import load
 GAMES = [("emu_ranchers", 2), ("fox_in_the_henhouse", 3), ("desplumados", 4), ("hens", 2), ("hens", 1)]
 
 
-@pytest.mark.parametrize("stem,players", GAMES)
-def test_bytes_tell_positions_apart_as_the_key_does(stem, players):
+def positions(stem, players):
+    """The positions of three random games (their first 150 steps), one by one."""
     game = load(f"games/{stem}.rules")
-    keys, blobs = [], []
     for seed in range(3):
         state = game.new_state(seed, players)
         rnd = random.Random(seed)
         while not state.is_terminal and len(state.history) < 150:
-            keys.append(state.key())
-            blobs.append(state.m.position_bytes(state))
-            assert state.m.position_bytes(state.clone()) == blobs[-1]
+            yield state
             legal = state.legal_actions()
             state.apply(legal[rnd.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("stem,players", GAMES)
+def test_bytes_tell_positions_apart_as_the_key_does(stem, players):
+    keys, blobs = [], []
+    for state in positions(stem, players):
+        keys.append(state.key())
+        blobs.append(state.m.position_bytes(state))
+        assert state.m.position_bytes(state.clone()) == blobs[-1]
     by_key, by_bytes = {}, {}
     for i, (k, b) in enumerate(zip(keys, blobs)):
         by_key.setdefault(k, []).append(i)
@@ -37,18 +43,13 @@ def test_bytes_tell_positions_apart_as_the_key_does(stem, players):
 @pytest.mark.parametrize("stem,players", GAMES)
 def test_equal_positions_have_one_small_key(stem, players):
     # the small key (Machine.small_key_for) may give two positions one key, never one position two
-    game = load(f"games/{stem}.rules")
-    small = game.new_state(0, players).m.small_key_for(players)
+    small = None
     by_key = {}
-    for seed in range(3):
-        state = game.new_state(seed, players)
-        rnd = random.Random(seed)
-        while not state.is_terminal and len(state.history) < 150:
-            key = small(state)
-            assert small(state.clone()) == key
-            assert by_key.setdefault(state.key(), key) == key
-            legal = state.legal_actions()
-            state.apply(legal[rnd.randrange(len(legal))])
+    for state in positions(stem, players):
+        small = small or state.m.small_key_for(players)
+        key = small(state)
+        assert small(state.clone()) == key
+        assert by_key.setdefault(state.key(), key) == key
     assert len(set(by_key.values())) > len(by_key) // 2  # and it tells most apart
 
 
