@@ -212,14 +212,9 @@ class Machine(MachineViews, MachineChecks):
                 f = fns[pc]
                 if f is not None:
                     st.pc = pc  # a failing step puts its own pc there
-                    pc = f(st)
+                    pc = f(st)  # (it counts the rounds of the loops it goes round)
                     if pc < 0:
                         return
-                    # back to a place it passed: each round of a loop with a decision inside comes here
-                    self.rounds_left -= 1
-                    if self.rounds_left < 0:
-                        st.pc = pc
-                        _went_round(code[pc][3])
                     continue
                 st.pc = pc
                 op, a, b, _ = code[pc]
@@ -228,11 +223,13 @@ class Machine(MachineViews, MachineChecks):
                     pc += 1
                 elif op == JF:
                     pc = pc + 1 if a(st) else b
-                elif op == JMP:  # every loop jumps back: count here, not at every step
+                elif op == JMP:  # every loop jumps back: count its rounds here
+                    if a <= pc:
+                        self.rounds_left -= 1
+                        if self.rounds_left < 0:
+                            st.pc = a
+                            _went_round(code[a][3])
                     pc = a
-                    self.rounds_left -= 1
-                    if self.rounds_left < 0:
-                        _went_round(code[pc][3])
                 elif op == DECIDE:
                     return
                 elif op == RANDOM:

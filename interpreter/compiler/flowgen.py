@@ -11,7 +11,12 @@ to the VM (``Machine.run``), with no VM step per op:
   its rounds counted against the VM's bound (``Machine.rounds_left``);
 - a loop with a decision inside is followed round once at most: where the
   flow comes back to a pc the function has already passed, it returns that
-  pc and the VM calls the function that starts there.
+  pc and the VM calls the function that starts there.  Its round is counted
+  where the flow jumps back, as the VM counts one;
+- a function nests few enough loops and ``try`` blocks, and indents little
+  enough, for Python to compile it (``MAX_BLOCKS``, ``MAX_DEPTH``), and
+  writes a bounded number of steps (``BUDGET``; a loop it could not write
+  as ``while`` is not written twice over).
 
 A function returns the next pc for the VM, or -1 once it has stopped the
 state (``st.pc`` set at a decision or the end).  If a step fails it sets
@@ -42,6 +47,10 @@ from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, 
 
 # ops one generated function writes out at most before handing back to the VM
 BUDGET = 150
+# Python compiles at most 20 nested loops and try blocks, and 100 levels of indentation:
+# a function nests fewer (a loop past them goes round through the VM; a fused run is called)
+MAX_BLOCKS = 12
+MAX_DEPTH = 60
 
 
 
@@ -178,6 +187,7 @@ class _Writer:
         self.lines = []
         self.left = BUDGET
         self.rounds = False  # does the function count a loop's rounds (its local k)?
+        self.blocks = 1  # the loops and try blocks around what is being written (the function's try)
         self.machine = ns.ref(m)
 
     def out(self, depth, line):
@@ -186,7 +196,7 @@ class _Writer:
     def function(self, start):
         self.region(start, None, frozenset(), 2, frozenset())
         head = ["    L = st.L", f"    p = {int(start)}", "    try:"]
-        tail = ["    except _Errors:", "        st.pc = p", "        raise"]
+        tail = ["    except BaseException:", "        st.pc = p", "        raise"]
         return head + self.lines + tail
 
     # ------------------------------------------------------------ steps
@@ -203,7 +213,7 @@ class _Writer:
             self.out(depth, f"p = {pc}")
             self.out(depth, f"L[{int(kind[1])}] = st.me")
             self.out(depth, f"st.me = {self.value(kind[2])}")
-        elif kind is not None and kind[0] == "block":  # fused steps: each names its own line
+        elif kind is not None and kind[0] == "block" and self.blocks < MAX_BLOCKS:  # fused steps (each a try)
             self.out(depth, f"p = {pc}")
             for line in kind[1]:
                 self.out(depth, line)
@@ -240,7 +250,7 @@ class _Writer:
         (reaching one, or a pc on ``path``, hands back to the VM)."""
         code = self.code
         while pc != stop:
-            if pc in stops or pc in path or self.left <= 0:
+            if pc in stops or pc in path or self.left <= 0 or depth > MAX_DEPTH:
                 self.out(depth, f"return {pc}")
                 return
             path = path | {pc}
@@ -250,6 +260,8 @@ class _Writer:
                 self.call(depth, pc, a)
                 pc += 1
             elif op == JMP:
+                if a <= pc and a != stop:  # back to the top of a loop (a while loop counts its own)
+                    self.round(depth, a)
                 pc = a
             elif op == DECIDE:
                 self.out(depth, f"st.pc = {pc}")
@@ -286,30 +298,41 @@ class _Writer:
         if len(self.lines) == mark:
             self.out(depth, "pass")
 
+    def round(self, depth, top):
+        """One more round of the loop at ``top``, against the bound of rounds between two decisions."""
+        count = "k" if self.rounds else f"{self.machine}.rounds_left"
+        self.out(depth, f"{count} -= 1")
+        self.out(depth, f"if {count} < 0:")
+        self.out(depth + 1, f"p = {int(top)}")
+        self.out(depth + 1, f"{self.ns.ref(rounds_exceeded)}({self.ns.ref(self.code[top][3], '_s')})")
+
     def loop(self, top, exit_, stops, depth, path) -> bool:
         """Write a loop with no decision inside as ``while``; False (nothing
         written) if it has one, or if its body does not fit whole."""
         if not _plain_loop(self.code, top, exit_):
             return False
-        mark, left, outer = len(self.lines), self.left, not self.rounds
+        if self.blocks >= MAX_BLOCKS or exit_ - top > self.left:
+            return False
+        mark, outer = len(self.lines), not self.rounds
         if outer:  # one count of rounds for the loops nested in it
             self.out(depth, f"k = {self.machine}.rounds_left")
             self.rounds = True
         self.out(depth, "while True:")
-        _, a, _, span = self.code[top]
+        a = self.code[top][1]
         cond, first = self.test(depth + 1, top, a)
         self.out(depth + 1, f"if not ({cond}):")
         self.out(depth + 2, "break")
         for line in first:
             self.out(depth + 1, line)
-        self.out(depth + 1, "k -= 1")
-        self.out(depth + 1, "if k < 0:")
-        self.out(depth + 2, f"{self.ns.ref(rounds_exceeded)}({self.ns.ref(span, '_s')})")
         body = len(self.lines)
+        self.blocks += 1
         self.region(top + 1, top, stops, depth + 1, path | {top})
+        self.blocks -= 1
+        self.round(depth + 1, top)  # at the end of a round, where the VM jumps back
         if self.left <= 0 or any(line.lstrip().startswith("return") for line in self.lines[body:]):
-            del self.lines[mark:]  # the body hands back to the VM somewhere: no while loop
-            self.left = left
+            # the body hands back to the VM somewhere: no while loop (what writing it spent
+            # stays spent, so that loops nested in loops are not written over and over)
+            del self.lines[mark:]
             self.rounds = not outer
             return False
         if outer:

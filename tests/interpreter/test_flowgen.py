@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import load
+from interpreter.compiler import flowgen, pipeline
+from interpreter.checks import InvariantBroken
 from interpreter.runtime import MAX_AUTO_STEPS, RuleError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,10 +19,22 @@ TARGETS = [ROOT / "tests" / "fuzz_targets" / name for name in (
     "house_option_ok.rules", "late_bonus_ok.rules")]
 
 
-def op_by_op(game):
-    """The same game with every generated flow function switched off: the VM runs each op."""
-    m = game.machine
-    m.flow_fns = [None] * len(m.code)
+def loaded(path, plain=False, **options):
+    """The game, its machine for every player count made now; ``plain``:
+    with every generated flow function switched off (the VM runs each op)."""
+    install = pipeline.install_flow
+
+    def op_by_op(m, ns):
+        install(m, ns)
+        m.flow_fns = [None] * len(m.code)
+    pipeline.install_flow = op_by_op if plain else install
+    try:
+        game = load(path, **options)
+        lo, hi = game.machine.players
+        for n in range(lo, hi + 1):
+            game.machine_for(n)
+    finally:
+        pipeline.install_flow = install
     return game
 
 
@@ -38,7 +52,7 @@ def playout(game, seed, players):
 
 @pytest.mark.parametrize("path", GAMES + TARGETS, ids=lambda p: p.stem)
 def test_generated_flow_plays_as_the_op_by_op_vm(path):
-    generated, plain = load(path), op_by_op(load(path))
+    generated, plain = loaded(path), loaded(path, plain=True)
     lo, hi = generated.machine.players
     for players in sorted({lo, hi}):
         for seed in range(3):
@@ -162,8 +176,8 @@ def test_a_generated_function_depends_on_where_it_starts_not_on_the_order_play_r
 @pytest.mark.parametrize("coverage", [True, "lines"])
 def test_coverage_counts_the_same_through_generated_functions(coverage):
     path = ROOT / "games" / "fox_in_the_henhouse.rules"
-    generated = load(path, coverage=coverage, check_invariants=True)
-    plain = op_by_op(load(path, coverage=coverage, check_invariants=True))
+    generated = loaded(path, coverage=coverage, check_invariants=True)
+    plain = loaded(path, plain=True, coverage=coverage, check_invariants=True)
     for game in (generated, plain):
         for seed in range(3):
             playout(game, seed, 2)
@@ -181,3 +195,75 @@ def test_a_state_stopped_by_a_rule_error_lists_no_action_but_says_why(tmp_path):
     with pytest.raises(RuleError) as info:
         state.legal_actions()
     assert "rule error" in info.value.message
+
+
+# ------------------------------------------------------------ found by a review (each failed before its fix)
+def outcome(tmp_path, play, plain, head=HEAD, **options):
+    """Play the first legal action until the end: ("ok", x, y) or (error type, message, line, st.pc)."""
+    path = tmp_path / ("plain.rules" if plain else "generated.rules")
+    path.write_text(head + play)
+    state = None
+    try:
+        state = loaded(path, plain, **options).new_state(0)
+        while not state.is_terminal:
+            state.apply(state.legal_actions()[0])
+        return "ok", state.get_var("x"), state.get_var("y")
+    except (RuleError, InvariantBroken) as err:
+        return type(err).__name__, err.message, err.span.line, state.pc if state is not None else None
+
+
+def nested(depth, body, indent=2):
+    lines = []
+    for k in range(depth):
+        lines.append(" " * (indent + 2 * k) + "repeat 1 times:")
+    lines += [" " * (indent + 2 * depth) + line for line in body]
+    return "play:\n" + "\n".join(lines) + "\n  turn 0:\n    choose wait\n"
+
+
+def test_loops_nested_deeper_than_python_nests_blocks_still_play(tmp_path):
+    play = nested(18, ["set y += 1"])
+    assert outcome(tmp_path, play, False) == outcome(tmp_path, play, True) == ("ok", 0, 1)
+
+
+def test_nested_loops_are_written_once_not_once_per_way_of_trying(tmp_path, monkeypatch):
+    writes = [0]
+    out = flowgen._Writer.out
+
+    def counted(self, depth, line):
+        writes[0] += 1
+        out(self, depth, line)
+    monkeypatch.setattr(flowgen._Writer, "out", counted)
+    play = nested(14, [f"if y > {j}:\n" + " " * 32 + "set x += 1" for j in range(60)])
+    assert outcome(tmp_path, play, False) == ("ok", 0, 0)
+    assert writes[0] < 5000  # about 2**14 times the body's lines before the fix
+
+
+@pytest.fixture
+def small_bound(monkeypatch):
+    """A bound of 1,000 loop rounds between two decisions (instead of a million)."""
+    import interpreter.machine as machine
+    monkeypatch.setattr(machine, "MAX_AUTO_STEPS", 1000)
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_chance_steps_in_a_loop_do_not_count_as_rounds(tmp_path, small_bound, plain):
+    body = "  repeat {n} times:\n    let a = random [1, 2]\n    set y += 1\n    let b = random [1, 2]\n"
+    assert outcome(tmp_path, "play:\n" + body.format(n=900), plain) == ("ok", 0, 900)
+    err = outcome(tmp_path, "play:\n" + body.format(n=1200), plain)
+    assert err[0] == "RuleError" and "went round" in err[1]
+    assert err[2] == HEAD.count("\n") + 2  # the loop's line, not a random pick's
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_branch_in_a_loop_is_not_a_round(tmp_path, small_bound, plain):
+    play = "play:\n  while y < 900:\n    if y >= 0:\n      set y += 1\n    else:\n      set x += 1\n"
+    assert outcome(tmp_path, play, plain) == ("ok", 0, 900)
+
+
+def test_an_invariant_broken_between_two_steps_leaves_the_state_at_that_step(tmp_path):
+    head = HEAD.replace("outcome(p):", 'always invariant x < 3 "x small"\noutcome(p):')
+    play = ("play:\n  turn 0:\n    choose wait\n  repeat 2 times:\n    set y += 1\n  set x = 5\n  set y += 1\n"
+            "  turn 0:\n    choose wait\n")
+    generated = outcome(tmp_path, play, False, head, check_invariants=True)
+    assert generated[0] == "InvariantBroken" and generated[3] is not None
+    assert generated == outcome(tmp_path, play, True, head, check_invariants=True)
