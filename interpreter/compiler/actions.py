@@ -44,6 +44,7 @@ class ActionCompiler:
         lets = []
         inlines = {}  # id(call) -> [(function parameter slot, argument)]
         self.called = {}
+        self.bound = {}  # an inlined function's parameter -> the action's parameter passed to it
         # inner parameters whose values do not depend on the outer ones: a value computed from one of
         # them alone is kept per value, for the whole search (neighbours of a cell, tried with each card)
         self.memo_slots = {slot: i for i, ((slot, _, _), p) in enumerate(zip(params, a.params))
@@ -98,7 +99,7 @@ class ActionCompiler:
             lv = self.free_level(e, level_of_slot)
             cheap = isinstance(e, A.Call) and e.func in CHEAP_BUILTINS \
                 and g.res.get(id(e), ("",))[0] == "builtin"
-            reads = slots_read(g, e) if lv is not None and not cheap else ()
+            reads = {self.bound.get(s, s) for s in slots_read(g, e)} if lv is not None and not cheap else ()
             if len(reads) == 1 and next(iter(reads)) in self.memo_slots:
                 levels[0].append(("memo", next(iter(reads)), e))
                 return
@@ -109,6 +110,9 @@ class ActionCompiler:
                 pairs = list(zip([s for s, _ in g.func_slots[e.func][0]], e.args))
                 for s, arg in pairs:  # the function's parameters stand where their arguments are bound
                     level_of_slot[s] = self.level(arg, level_of_slot)
+                    r = g.res.get(id(arg)) if isinstance(arg, A.Name) else None
+                    if r is not None and r[0] == "slot":  # an argument that is a parameter: the same value
+                        self.bound[s] = self.bound.get(r[1], r[1])
                 inlines[id(e)] = pairs
                 self.called[e.func] = -1  # once only
                 self.hoist_nodes(g.functions[e.func].body, level, level_of_slot, levels, inlines)
