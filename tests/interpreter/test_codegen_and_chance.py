@@ -423,3 +423,26 @@ outcome(p):
     state = load(path).new_state(0)
     with pytest.raises(RuleError, match="too wide"):
         state.legal_actions()
+
+
+def test_an_action_lists_the_same_choices_whichever_parameter_comes_first(tmp_path):
+    # with the card first, the bird's values (through helpers written in place) are kept per bird
+    text = (GAMES / "emu_ranchers.rules").read_text()
+    swapped = re.sub(r'grow\((birds\(\d\)\[\d\]), ("[^"]+")\)', r"grow(\2, \1)", text.replace(
+        "action grow(b in birds(me), c in hand(me))", "action grow(c in hand(me), b in birds(me))"))
+    assert swapped != text
+    path = tmp_path / "swapped.rules"
+    path.write_text(swapped)
+    one, two = load(GAMES / "emu_ranchers.rules"), load(path)
+    grows = 0
+    for seed in range(4):
+        a, b = one.new_state(seed), two.new_state(seed)
+        rnd = random.Random(seed)
+        while not a.is_terminal:
+            la, lb = a.legal_actions(), b.legal_actions()
+            assert sorted(map(a.action_text, la)) == sorted(map(b.action_text, lb))
+            grows += sum(a.action_text(x).startswith("grow bird") for x in la)
+            text_a = a.action_text(la[rnd.randrange(len(la))])
+            a.apply_text(text_a)
+            b.apply_text(text_a)
+    assert grows > 100
