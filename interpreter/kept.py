@@ -90,17 +90,12 @@ class KeptPlan:
         self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None]
         self.later = _generate(self, entries, variables)
 
-    def holds(self, st, kept: Kept) -> bool:
-        """Do the kept invariants hold?  Evaluates those whose reads changed
-        since the last call with ``kept`` (all of them the first time); an
-        invariant that does not hold, or cannot be evaluated, has ``kept``
-        start again, so that every one is evaluated at the next call."""
-        if kept.places is not None:
-            return self.later(st, kept)
-        return self.first(st, kept)
-
     def first(self, st, kept: Kept) -> bool:
-        """:meth:`holds` at a game's first check (or after one that failed): every one evaluated."""
+        """At a game's first check (or after one that failed), every invariant
+        evaluated; ``later`` (generated, see :func:`_generate`) checks after
+        that, evaluating those whose reads changed, and calls this while
+        ``kept`` holds nothing.  An invariant that does not hold, or cannot
+        be evaluated, has ``kept`` start again."""
         st.m.work_left = MAX_WORK
         try:
             for f in self.each:

@@ -65,8 +65,7 @@ class Machine(MachineViews, MachineChecks):
         self.code = []  # (op, a, b, span)
         self.flow_fns = []  # pc -> the generated function that runs the flow from there, or None (see run)
         self.action_starts = []  # uid -> (state, action) -> unseen cards: binds a site action (start_action)
-        self.site_enumerators = []  # site -> (state) -> the legal actions there (enumerate_site)
-        self.legal_at = []  # pc -> that function for the choice at pc (None: no choice there)
+        self.legal_at = []  # pc -> (state) -> the legal actions of the choice at pc (None: no choice there)
         self.rounds_left = MAX_AUTO_STEPS
         self.sites = []  # site index -> list of SiteAction
         self.site_actions = []  # uid -> SiteAction

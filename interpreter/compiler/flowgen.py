@@ -93,11 +93,9 @@ def install(m, ns) -> None:
         return f(st, action)
     starts = m.action_starts = [lazy_start] * len(m.site_actions)
 
-    def lazy_site(st):
-        site = code[st.pc][1]
-        f = sites[site] = legal_at[st.pc] = generate_site(m, ns, site, code[st.pc][3])
+    def lazy_site(st):  # (each choice has its own site, at one pc)
+        f = legal_at[st.pc] = generate_site(m, ns, code[st.pc][1], code[st.pc][3])
         return f(st)
-    sites = m.site_enumerators = [lazy_site] * len(m.sites)
     legal_at = m.legal_at = [lazy_site if op == DECIDE else None for op, _, _, _ in code]
 
 
