@@ -58,8 +58,8 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     m = state.m
     invariants = "invariant" not in skip
     holds = m.holds_for(players)
-    cycles = check_cycles and "cycle" not in skip
-    small_key = m.small_key_for(players)
+    cycles = check_cycles and "cycle" not in skip and not m.positions_unique  # see Machine.positions_unique
+    small_key = m.small_key_for(players) if cycles else None
     while True:
         terminal = state.done
         # a finished game's scores are computed once, for both checks below

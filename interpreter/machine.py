@@ -106,6 +106,13 @@ class Machine(MachineViews, MachineChecks):
         self.generated_sources = []
         self.cvar_initial = ()
         self.flow_slots = ()
+        # No while loop anywhere: every other loop (for, repeat, a deal, the
+        # triggers of a card, a round of secret choices) counts its rounds in
+        # a flow slot, from 0 at each entry, and only an outer loop's round
+        # enters it again.  So where the flow stands (pc and those counts)
+        # differs at every decision of a game, and no position can come back:
+        # the fuzzer does not look for a repeated one (fuzz_game.play_game).
+        self.positions_unique = False
         self._position_getters = {}  # player count -> (Z -> the places in use, L -> the flow slots' values)
         self.invariants = []  # (closure, message, span): checked at decision points
         self.expectations = []  # an example's machine: (Expect, closures) (interpreter/examples.py)

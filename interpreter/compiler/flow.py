@@ -38,6 +38,7 @@ class FlowCompiler(CardStatements):
         self.code = m.code
         self.flow_slots = set()  # the slots that live across steps (part of a state's key)
         self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
+        self.while_loops = 0  # the flow's only loops that do not count their rounds (see Machine.positions_unique)
         self.triggers = Triggers(self)
 
     def compile(self, *blocks):
@@ -312,6 +313,7 @@ class FlowCompiler(CardStatements):
             self.code[j] = (JMP, len(self.code), None, span)
 
     def s_While(self, s):
+        self.while_loops += 1
         top = len(self.code)
         jf = self.emit(JF, self.condition(s.cond), None, s.cond.span)
         self.probe("loop", "while loop body entered", s.cond.span)

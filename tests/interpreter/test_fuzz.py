@@ -511,12 +511,17 @@ def test_positions_with_one_hash_are_compared_in_full(monkeypatch, one_small_key
     assert clean.findings == [] and clean.games > 20, summary(clean)
 
 
-def test_positions_are_not_written_out_while_no_small_key_comes_back(monkeypatch):
-    """In Fox in the Henhouse the days and turns are counted, so no small key
-    comes back in a game: no position is written out as bytes."""
+def test_a_flow_without_while_loops_is_not_searched_for_repeated_positions(monkeypatch):
+    """Fox in the Henhouse's flow has no while loop (its seasons, days and
+    turns are counted): no position can come back (Machine.positions_unique),
+    so the fuzzer computes no small key and writes no position out; a game
+    with a while loop is still searched."""
     from interpreter.machine import Machine
-    written = []
-    original = Machine.position_bytes
-    monkeypatch.setattr(Machine, "position_bytes", lambda self, st: written.append(1) or original(self, st))
+    used = []
+    original_bytes, original_small = Machine.position_bytes, Machine.small_key_for
+    monkeypatch.setattr(Machine, "position_bytes", lambda self, st: used.append("bytes") or original_bytes(self, st))
+    monkeypatch.setattr(Machine, "small_key_for", lambda self, n: used.append("small") or original_small(self, n))
     report = fuzz(ROOT / "games" / "fox_in_the_henhouse.rules", players=3, examples=5, kinds=("cycle",))
-    assert report.findings == [] and report.actions > 500 and written == [], summary(report)
+    assert report.findings == [] and report.actions > 500 and used == [], summary(report)
+    report = fuzz(ROOT / "games" / "emu_ranchers.rules", players=2, examples=3, kinds=("cycle",))
+    assert "small" in used, summary(report)

@@ -111,3 +111,53 @@ outcome(p):
     assert state.m.position_bytes(state) != first
     state.apply_text("give")
     assert state.m.position_bytes(state) == first
+
+
+@pytest.mark.parametrize("stem,players,unique", [("fox_in_the_henhouse", 3, True), ("hens", 2, True),
+                                                 ("emu_ranchers", 2, False), ("desplumados", 4, False)])
+def test_without_a_while_loop_no_position_comes_back(stem, players, unique):
+    """Machine.positions_unique: no while loop, so where the flow stands
+    (pc and the loops' counts) differs at every decision of a game, and no
+    position (not even its key) comes back; Emu Ranchers and Desplumados
+    loop while a condition holds."""
+    game = load(f"games/{stem}.rules")
+    assert game.new_state(0, players).m.positions_unique is unique
+    if not unique:
+        return
+    for seed in range(4):
+        state = game.new_state(seed, players)
+        rnd = random.Random(seed)
+        seen = set()
+        while not state.is_terminal:
+            key = state.key()
+            assert key not in seen
+            seen.add(key)
+            legal = state.legal_actions()
+            state.apply(legal[rnd.randrange(len(legal))])
+        assert len(seen) > 20
+
+
+def test_one_while_loop_makes_positions_possibly_repeat(tmp_path):
+    path = tmp_path / "loop.rules"
+    path.write_text('''game "Loop"
+players 2
+cards:
+  "A"
+  "B"
+zone deck: pile, public
+action pass_turn "pass":
+  pass
+play:
+  while true:
+    for p in players:
+      turn p:
+        choose pass_turn
+outcome(p):
+  score 0
+''')
+    state = load(path).new_state(0)
+    assert state.m.positions_unique is False
+    first = state.key()
+    state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    assert state.key() == first  # a position came back
