@@ -74,7 +74,10 @@ class MachineChecks:
     def small_key_for(self, n: int):
         """The function giving a position of ``n`` players its small key: a
         hash of what a position cannot come back without (how many cards
-        each place holds, the variables, where the flow stands).  Two equal
+        each place holds, the variables, where the flow stands; not the
+        items a loop goes through, which its count and the flow around it
+        mostly tell apart: a part left out can only give two positions one
+        key, which the check allows).  Two equal
         positions have one small key; a small key seen once in a game means
         no position of it came back, which is all the fuzzer's search for a
         cycle needs to know at most steps (see fuzz_game.play_game).  About
@@ -86,7 +89,7 @@ class MachineChecks:
         parts = [f"len(Z[{int(i)}])" for i in self.live_instances(n)]
         nvars = self.winners_index + 1 + (self.stride if self.turns_base is not None else 0)  # see layout
         parts += [f"V[{i}]" for i in range(nvars)]
-        parts += [f"L[{int(k)}]" for k in self.flow_slots]
+        parts += [f"L[{int(k)}]" for k in self.flow_slots if k not in self.list_slots]
         parts += ["st.pc", "st.me", "st.chance_n", "st.done"]
         ns = Namespace()
         lists = ns.ref(self._small_key_of_lists, "_b")

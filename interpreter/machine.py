@@ -113,6 +113,11 @@ class Machine(MachineViews, MachineChecks):
         # differs at every decision of a game, and no position can come back:
         # the fuzzer does not look for a repeated one (fuzz_game.play_game).
         self.positions_unique = False
+        # The flow slots holding the items a for loop (or a round of secret
+        # choices) goes through: set when the loop starts, and told apart by
+        # the loop's count and where the flow stands, so the fuzzer's small
+        # key leaves them out (Checks.small_key_for).
+        self.list_slots = frozenset()
         self._position_getters = {}  # player count -> (Z -> the places in use, L -> the flow slots' values)
         self.invariants = []  # (closure, message, span): checked at decision points
         self.expectations = []  # an example's machine: (Expect, closures) (interpreter/examples.py)

@@ -38,6 +38,7 @@ class FlowCompiler(CardStatements):
         self.code = m.code
         self.flow_slots = set()  # the slots that live across steps (part of a state's key)
         self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
+        self.list_slots = set()  # those holding a loop's items, fixed while the loop runs (see Machine.list_slots)
         self.while_loops = 0  # the flow's only loops that do not count their rounds (see Machine.positions_unique)
         self.triggers = Triggers(self)
 
@@ -352,6 +353,7 @@ class FlowCompiler(CardStatements):
         items = self.g.res[(id(s), "items")]
         cnt = self.g.res[(id(s), "counter")]
         self.flow_slots.update((var, items, cnt))
+        self.list_slots.add(items)
         seq = self.exprs.seq_fn(s.iter)
         start = self.exprs.fn(s.start) if s.start is not None else None
 

@@ -92,6 +92,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         flow.compile(g.setup if example.after_setup else (), example.body)
     m.flow_slots = tuple(sorted(flow.flow_slots))
     m.positions_unique = flow.while_loops == 0
+    m.list_slots = frozenset(flow.list_slots)
     install_flow(m, exprs.ns)
     # 5. the outcome
     o = g.outcome

@@ -26,6 +26,7 @@ def compile_simultaneous(flow, s):
                                                                           "index"))
     uid_slot = flow.new_slot()
     flow.flow_slots.update((var, items, count, saved, pending, index))
+    flow.list_slots.add(items)
     m.sealed_slots = tuple(m.sealed_slots) + (pending,)
     seq = exprs.seq_fn(s.iter)
     first = exprs.fn(s.start) if s.start is not None else None
