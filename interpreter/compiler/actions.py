@@ -37,7 +37,7 @@ class ActionCompiler:
         g = self.g
         params = self.params = list(g.action_slots[a.name])
         level_of_slot = {slot: i + 1 for i, (slot, _, _) in enumerate(params)}
-        pre = preamble(a)
+        pre = conjuncts(preamble(a))
         k = len(params)
         levels = [[] for _ in range(k + 1)]
         prefilters = [[] for _ in range(k)]
@@ -173,3 +173,15 @@ class ActionCompiler:
         """The loop level at which everything ``e`` reads is bound (slots that
         are not parameters or lets of the action count as level 0)."""
         return max([level_of_slot.get(s, 0) for s in slots_read(self.g, e)], default=0)
+
+
+def conjuncts(pre: list) -> list:
+    """The preamble with each ``require A and B`` as ``require A`` then
+    ``require B``: each part is then tested as soon as what it reads is known."""
+    out = []
+    for item in pre:
+        if isinstance(item, A.Require) and isinstance(item.cond, A.BoolOp) and item.cond.op == "and":
+            out += conjuncts([A.Require(cond=x, span=item.span) for x in item.cond.items])
+        else:
+            out.append(item)
+    return out

@@ -446,3 +446,32 @@ def test_an_action_lists_the_same_choices_whichever_parameter_comes_first(tmp_pa
             a.apply_text(text_a)
             b.apply_text(text_a)
     assert grows > 100
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_each_part_of_a_require_joined_by_and_is_tested_as_soon_as_it_can_be(tmp_path, split):
+    # 8 million triples, more than one search may try (runtime.MAX_SEARCH): as one
+    # condition at the innermost loop they would all be tried; each part on its own
+    # filters its parameter first, so a few hundred are
+    cond = "require a == 1\n  require b == 1\n  require c > 0" if split else "require a == 1 and b == 1 and c > 0"
+    path = tmp_path / "parts.rules"
+    path.write_text(f'''
+game "parts"
+players 2
+cards:
+  "A"
+zone pile: pile, public
+var v: int = 0
+action pick(a in 1..200, b in 1..200, c in 1..200) "pick {{a}} {{b}} {{c}}":
+  {cond}
+  set v = c
+play:
+  turn 0:
+    choose pick
+outcome(p):
+  score v
+''')
+    state = load(path).new_state(0)
+    legal = state.legal_actions()
+    assert list(map(state.action_text, legal)) == [f"pick 1 1 {c}" for c in range(1, 201)]
+    assert state.m.search_left >= MAX_SEARCH - 1000
