@@ -35,9 +35,10 @@ class SiteAction:
 class ActionDef:
     """An action: parameters, the enumerator, the preamble lets, the text template."""
 
-    __slots__ = ("name", "params", "enumerate", "lets", "template", "span", "exists")
+    __slots__ = ("name", "params", "enumerate", "lets", "template", "span", "exists", "reads")
 
-    def __init__(self, name, params, enumerate, lets, template, span):
+    def __init__(self, name, params, enumerate, lets, template, span, reads=None):
+        self.reads = reads  # what its search reads of the state, if little (compiler.search_reads), or None
         self.name = name
         self.params = params  # list of (slot, type, name)
         self.enumerate = enumerate  # (state, out, uid) -> None: adds (uid, values...) of each legal choice

@@ -17,6 +17,7 @@ from rulelang import ast as A
 from ..machine import ActionDef, Machine
 from .expressions import Expressions, is_const
 from .masks import mask_plan
+from .search_reads import search_reads
 from .searches import enumerator
 from .tree import children, preamble, slots_read, walk
 
@@ -82,7 +83,8 @@ class ActionCompiler:
         plan = ([(slot, p.domain, p.high, (p.min_size, p.max_size) if p.subsets else None)
                  for (slot, _, _), p in zip(params, a.params)], levels, prefilters, inlines, fixed)
         enum = enumerator(self.exprs, self.has_copies, plan, a.name)
-        return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span)
+        return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span,
+                         search_reads(g, a, preamble(a), self.has_copies))
 
     def hoist_nodes(self, e, level, level_of_slot, levels, inlines):
         """Mark calls inside a require that depend only on outer parameters;

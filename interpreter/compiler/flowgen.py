@@ -44,6 +44,7 @@ from __future__ import annotations
 from ..checks import EVAL_ERRORS, _explain
 from ..machine import _went_round as rounds_exceeded
 from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
+from .site_cache import cached_site
 
 # ops one generated function writes out at most before handing back to the VM
 BUDGET = 150
@@ -94,7 +95,8 @@ def install(m, ns) -> None:
     starts = m.action_starts = [lazy_start] * len(m.site_actions)
 
     def lazy_site(st):  # (each choice has its own site, at one pc)
-        f = legal_at[st.pc] = generate_site(m, ns, code[st.pc][1], code[st.pc][3])
+        site = code[st.pc][1]
+        f = legal_at[st.pc] = cached_site(m, ns, site, generate_site(m, ns, site, code[st.pc][3]))
         return f(st)
     legal_at = m.legal_at = [lazy_site if op == DECIDE else None for op, _, _, _ in code]
 

@@ -1,0 +1,144 @@
+"""A choice's legal actions kept under what its searches read
+(interpreter/compiler/site_cache.py, search_reads.py): the same lists, in
+the same order, as the searches give, on every rules file at hand; what is
+read is named right; a choice whose keys keep changing goes back to its
+search."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load
+from interpreter.checks import InvariantBroken
+from interpreter.runtime import RuleError
+from interpreter.compiler import site_cache
+from interpreter.compiler.search_reads import SearchReads
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = sorted((ROOT / "games").glob("*.rules")) + sorted((ROOT / "games" / "variants").glob("*.rules")) \
+    + sorted((ROOT / "examples").glob("*.rules")) + sorted((ROOT / "tests" / "fuzz_targets").glob("*.rules"))
+
+
+def searched_only(path, monkeypatch):
+    """The game with nothing kept: each choice lists its actions by search."""
+    with monkeypatch.context() as mp:
+        mp.setattr(site_cache, "MAX_KEPT", 0)
+        return load(path)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_kept_listings_are_the_searches(path, monkeypatch):
+    kept, searched = load(path), searched_only(path, monkeypatch)
+    lo, hi = kept.machine.players
+    decisions = 0
+    for seed in range(6):
+        players = lo + seed % (hi - lo + 1)
+        a, b = outcome(kept.new_state, seed, players), outcome(searched.new_state, seed, players)
+        assert type(a) is type(b)
+        if isinstance(a, str):  # a faulty target's rule error: the same one
+            assert a == b
+            continue
+        rnd = random.Random(seed)
+        while not a.is_terminal and decisions < 3000 * (seed + 1):
+            la, lb = outcome(a.legal_actions), outcome(b.legal_actions)
+            assert la == lb, (path.stem, seed, len(a.history))
+            if isinstance(la, str) or not la:
+                break
+            action = la[rnd.randrange(len(la))]
+            done = outcome(a.apply, action), outcome(b.apply, action)
+            assert done[0] == done[1], (path.stem, seed, len(a.history))
+            decisions += 1
+            if isinstance(done[0], str):
+                break
+    assert decisions > 0
+
+
+def outcome(f, *args):
+    """What ``f(*args)`` gives, or the text of the rule error it raises."""
+    try:
+        return f(*args)
+    except (RuleError, InvariantBroken) as err:
+        return str(err)
+
+
+def reads_of(game, action) -> SearchReads | None:
+    for sa in game.new_state(0).m.site_actions:
+        if sa.action.name == action:
+            return sa.action.reads
+    raise KeyError(action)
+
+
+def test_what_fox_searches_read():
+    fox = load(ROOT / "games" / "fox_in_the_henhouse.rules")
+    take = reads_of(fox, "take_henhouse")  # i <= size(henhouse(q)) for every q: their sizes alone
+    assert take.sizes == {(2, "all")} and not take.cards and not take.me
+    hand = reads_of(fox, "take_hand")  # q != me, not (blocking and q == blocked)
+    assert hand.me and hand.variables == {"blocking", "blocked"}
+    put = reads_of(fox, "put_back")  # the mover's hand, card by card
+    assert put.cards == {(1, "me")} and put.me
+    swap = reads_of(fox, "swap_cards")  # places named by parameters: every place's size
+    assert swap.all_sizes and not swap.cards
+
+
+RULES = '''game "Reads"
+players 2
+card attributes: n: int
+cards:
+  "A" 1
+  "B" 2
+  "C" 3
+zone deck: pile, public
+zone hand: pile, per player, owner
+var source: pile = deck
+card var bid: int = 0
+player var coins: int = 0
+action by_var(c in hand(me)) "play {c}":
+  require size(source) > 0
+  move c to deck
+action by_card_var(c in hand(me)) "bid {c}":
+  require c.bid == 0
+  move c to deck
+action by_coins(c in hand(me)) "pay {c}":
+  require coins(me) > c.n
+  move c to deck
+action by_turns "wait":
+  require turns_taken(me) > 1
+  pass
+play:
+  move deck to hand(0)
+  turn 0:
+    choose by_var, by_card_var, by_coins, by_turns
+outcome(p):
+  score 0
+'''
+
+
+def test_a_search_that_reads_more_is_not_kept(tmp_path):
+    path = tmp_path / "reads.rules"
+    path.write_text(RULES)
+    game = load(path)
+    assert reads_of(game, "by_var") is None  # a place named by a variable: whose cards, unknown
+    assert reads_of(game, "by_card_var") is None  # card variables
+    assert reads_of(game, "by_turns") is None  # the turns taken
+    coins = reads_of(game, "by_coins")
+    assert coins.player_vars == {("coins", "me")} and coins.cards == {(1, "me")}
+    state = game.new_state(0)
+    state.legal_actions()
+    assert state.m.legal_at[state.pc].__name__ == f"_site{state.m.code[state.pc][1]}"  # searched
+
+
+def test_a_choice_whose_keys_keep_changing_goes_back_to_its_search(monkeypatch):
+    monkeypatch.setattr(site_cache, "MAX_KEPT", 40)
+    fox = load(ROOT / "games" / "fox_in_the_henhouse.rules")
+    state = fox.new_state(0, 3)
+    m = state.m
+    rnd = random.Random(0)
+    names = set()
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        names.add(m.legal_at[state.pc].__name__)
+        state.apply(legal[rnd.randrange(len(legal))])
+    final = {f.__name__ for f in m.legal_at if f is not None}
+    # the take (few sizes) keeps its listings; the put back (a hand) fills its forty and stops
+    assert "_site0k" in final and "_site1" in final and "_site1k" in names
