@@ -75,6 +75,9 @@ def move(s, exprs: Expressions, m: Machine):
                 st.Z[d].append(c)
                 st.loc[c] = d
                 st.K[c] |= st.vis[d]
+            # the same steps as source, written inline where the flow is generated (fusion, flowgen)
+            move_card_fast.source = one_card_source(exprs, s, stack_zone)
+            move_card_fast.flow = ("block", tuple(in_try(exprs, move_card_fast.source, s.span)))
             return move_card_fast
         return move_card
 
@@ -106,6 +109,27 @@ def move(s, exprs: Expressions, m: Machine):
             take(st, c)
         put_all(st, cards)
     return move_list
+
+
+def one_card_source(exprs: Expressions, s, stack_zone) -> list:
+    """Source lines of ``move CARD to PILE`` (to its top, no face kept),
+    as move_card_fast does it; ``_c``, ``_i`` and ``_d`` are its locals."""
+    ns = exprs.ns
+    lines = [f"_c = {exprs.expr(s.what, {})}", "_i = st.loc[_c]"]
+    if stack_zone:  # the card may lie in a stack
+        stacks = frozenset(stack_zone)
+        lines += [f"if _i in {ns.ref(stacks)}:", f"    {ns.ref(take_card)}(st, _c, {ns.ref(stacks)})", "else:",
+                  "    st.Z[_i].remove(_c)"]
+    else:
+        lines.append("st.Z[_i].remove(_c)")
+    return lines + [f"_d = {exprs.expr(s.dest, {})}", "st.Z[_d].append(_c)", "st.loc[_c] = _d",
+                    "st.K[_c] |= st.vis[_d]"]
+
+
+def in_try(exprs: Expressions, lines, span) -> list:
+    """``lines`` in a try block whose error names ``span`` (as a fused block's steps)."""
+    return ["try:"] + [f"    {line}" for line in lines] + [
+        "except _Errors as err:", f"    raise _at(err, {exprs.ns.ref(span, '_s')}) from None"]
 
 
 def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):

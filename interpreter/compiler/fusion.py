@@ -106,7 +106,7 @@ def block_fn(exprs: Expressions, steps):
         if kind is not None and kind[0] == "count":  # a coverage probe: cannot fail
             lines.append(f"    {ns.ref(kind[1])}[{int(kind[2])}] += 1")
             continue
-        src = simple_stmt(exprs, s) if s is not None else None
+        src = simple_stmt(exprs, s) if s is not None else getattr(f, "source", None)  # (a move's own)
         if src is None:
             src = [f"{ns.ref(f)}(st)"]
         lines.append("    try:")
