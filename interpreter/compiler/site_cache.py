@@ -24,12 +24,14 @@ MAX_KEPT = 1000  # listings kept per choice before it lists its actions by searc
 
 def key_parts(m, reads) -> list:
     """The source of each value the key holds (``Z``, ``V`` and ``st`` in
-    scope): the mover, the variables, the places' cards (a row of stacks
-    as a tuple of tuples), then their sizes."""
+    scope): the player count, the mover, the variables, the places' cards
+    (a row of stacks as a tuple of tuples), then their sizes."""
     stride = m.stride
     var_index = {name: i for name, _, i in m.var_names}
     pvar_base = {name: base for name, _, base in m.pvar_names}
-    parts = ["st.me"] if reads.me else []
+    # the player count first: one machine serves every count its parameters allow
+    # (the seats, the cards in play and who sees what follow from it)
+    parts = ["st.n"] + (["st.me"] if reads.me else [])
     parts += [f"V[{int(var_index[name])}]" for name in sorted(reads.variables)]
     for name, whose in sorted(reads.player_vars):
         base = int(pvar_base[name])
@@ -78,7 +80,7 @@ def cached_site(m, ns, site: int, plain):
     ns.ns[kept_name], ns.ns[off_name] = kept, off
     name = f"_site{k}k"
     lines = [f"def {name}(st):", "    Z = st.Z", "    V = st.V",
-             f"    key = ({', '.join(parts)},)" if parts else "    key = ()",
+             f"    key = ({', '.join(parts)},)",
              f"    hit = {kept_name}.get(key)",
              "    if hit is not None:",
              "        return list(hit)",

@@ -142,3 +142,29 @@ def test_a_choice_whose_keys_keep_changing_goes_back_to_its_search(monkeypatch):
     final = {f.__name__ for f in m.legal_at if f is not None}
     # the take (few sizes) keeps its listings; the put back (a hand) fills its forty and stops
     assert "_site0k" in final and "_site1" in final and "_site1k" in names
+
+
+def test_a_listing_is_kept_per_player_count(tmp_path):
+    # one machine serves every player count: "q in players" reads no place, yet its
+    # choices differ with the count (a mutant of Fox in the Henhouse found this)
+    path = tmp_path / "count.rules"
+    path.write_text('''game "Count"
+players 2..4
+cards:
+  "A"
+zone deck: pile, public
+var picked: player = 0
+action pick(q in players) "pick {q}":
+  set picked = q
+play:
+  turn 0:
+    choose pick
+outcome(p):
+  score 0
+''')
+    game = load(path)
+    assert reads_of(game, "pick") is not None
+    for players in (2, 3, 4, 3, 2):
+        state = game.new_state(0, players)
+        assert state.m is game.new_state(0, 2).m  # the same machine, its kept listings shared
+        assert len(state.legal_actions()) == players
