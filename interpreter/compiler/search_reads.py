@@ -117,6 +117,10 @@ class _Walker:
             self.out.cards.add(place)
             self.zone_args(e, bound)
             return
+        if self.is_place_value(e) and (isinstance(e, A.Index) or (
+                isinstance(e, A.Call) and e.func in ("top", "bottom"))) and self.place(e.obj if isinstance(
+                e, A.Index) else e.args[0] if e.args else None) is None:
+            raise _GiveUp  # one place out of a list of places ([deck, table][i]): whose cards, unknown
         if isinstance(e, A.Name):
             r = g.res.get(id(e))
             if r is None:
