@@ -191,37 +191,24 @@ class _Walker:
             for a in e.args:
                 self.expr(a, bound)
             return
-        if isinstance(e, A.BinOp) and e.op in _COMPARE:
-            self.value(e.left, bound)
-            self.value(e.right, bound)
-            return
-        if isinstance(e, A.ListLit):
-            for x in e.items:
-                self.value(x, bound)
-            return
-        if isinstance(e, A.BinOp):
-            self.expr(e.left, bound)
-            self.expr(e.right, bound)
-            return
-        if isinstance(e, A.BoolOp):
-            for x in e.items:
-                self.expr(x, bound)
-            return
-        if isinstance(e, A.Not):
-            self.expr(e.operand, bound)
-            return
-        if isinstance(e, A.Neg):
-            self.expr(e.operand, bound)
-            return
-        if isinstance(e, A.IfExpr):
-            for x in (e.cond, e.then, e.else_):
-                self.expr(x, bound)
-            return
-        if isinstance(e, A.Index):
-            self.expr(e.obj, bound)
-            self.expr(e.index, bound)
-            return
-        raise _GiveUp
+        if isinstance(e, A.BinOp) and e.op in _COMPARE:  # places compared: their values alone
+            parts, walk = (e.left, e.right), self.value
+        elif isinstance(e, A.ListLit):  # places listed: their values alone
+            parts, walk = e.items, self.value
+        elif isinstance(e, A.BinOp):
+            parts, walk = (e.left, e.right), self.expr
+        elif isinstance(e, A.BoolOp):
+            parts, walk = e.items, self.expr
+        elif isinstance(e, (A.Not, A.Neg)):
+            parts, walk = (e.operand,), self.expr
+        elif isinstance(e, A.IfExpr):
+            parts, walk = (e.cond, e.then, e.else_), self.expr
+        elif isinstance(e, A.Index):
+            parts, walk = (e.obj, e.index), self.expr
+        else:
+            raise _GiveUp
+        for x in parts:
+            walk(x, bound)
 
     def value(self, e, bound) -> None:
         """``e`` where its value alone matters: a place (a zone, or a parameter
