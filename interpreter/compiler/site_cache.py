@@ -19,7 +19,7 @@ differs.
 
 from __future__ import annotations
 
-MAX_KEPT = 1000  # listings kept per choice before it lists its actions by search alone
+MAX_KEPT = 2000  # listings kept per choice before it lists its actions by search alone
 
 
 def key_parts(m, reads) -> list:
