@@ -6,9 +6,9 @@ places' cards or sizes), the legal actions there are a function of those
 values alone.  :func:`cached_site` wraps the choice's generated listing in
 a function that writes those values out as a key, generated Python as the
 rest is, and keeps each listing under its key: a position that agrees on
-them gets the same list again (a copy) without a search.  Fox in the
-Henhouse's take, for one, reads the mover, two variables and the sizes of
-the henhouses and the field.
+them gets the same list again (a copy) without a search.  A choice of
+which pile to take a card from, for one, may read no more than the mover,
+two variables and the piles' sizes.
 
 A choice whose keys keep changing (a hand's cards, which seldom come back
 in the same order) is not worth it: once ``MAX_KEPT`` listings are kept,
