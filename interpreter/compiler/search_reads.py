@@ -55,9 +55,9 @@ class SearchReads:
         self.all_sizes |= other.all_sizes
 
 
-def search_reads(g, action, lets, has_copies: bool) -> SearchReads | None:
+def search_reads(g, action, preamble, has_copies: bool) -> SearchReads | None:
     """The reads of ``action``'s search (see the module doc), or None.
-    ``lets``: the preamble's lets and requires (see tree.preamble);
+    ``preamble``: its lets and requires (see tree.preamble);
     ``has_copies``: does the deck hold cards of one name?"""
     if has_copies and g.card_vars and any(p.subsets or g.types.get(id(p.domain)) in ("pile", "stack", "list:card")
                                           for p in action.params):
@@ -69,7 +69,7 @@ def search_reads(g, action, lets, has_copies: bool) -> SearchReads | None:
             for e in (p.domain, p.high, p.min_size, p.max_size):
                 if e is not None:
                     walker.expr(e, bound)
-        for item in lets:
+        for item in preamble:
             if isinstance(item, A.Let):
                 walker.expr(item.expr, bound)
                 bound = bound | {g.res[id(item)]}
@@ -78,6 +78,11 @@ def search_reads(g, action, lets, has_copies: bool) -> SearchReads | None:
     except _GiveUp:
         return None
     return walker.out
+
+
+def _plain_scalar(t) -> bool:
+    """A variable of type ``t`` is read by its value alone (a stack's cards are not)."""
+    return is_scalar(t) and t != "stack"
 
 
 class _Walker:
@@ -96,11 +101,22 @@ class _Walker:
         if not isinstance(r, tuple) or r[0] != "zone":
             return None
         z = g.zones[r[1]]
-        if isinstance(e, A.Call) and z.per_player:
-            arg = e.args[0] if len(e.args) == 1 else None
-            mine = isinstance(arg, A.Name) and g.res.get(id(arg), ("",))[0] == "me"
-            return z.index, "me" if mine else "all"
+        if isinstance(e, A.Call) and z.per_player and len(e.args) == 1:
+            return z.index, self.whose(e.args[0])
         return z.index, "all"
+
+    def whose(self, seat) -> str:
+        """"me" for the mover, "all" for any other seat expression."""
+        mine = isinstance(seat, A.Name) and self.g.res.get(id(seat), ("",))[0] == "me"
+        return "me" if mine else "all"
+
+    def picked(self, e):
+        """For one place taken out of others (``xs[i]``, ``top(xs)``), what it is taken out of."""
+        if isinstance(e, A.Index):
+            return e.obj
+        if isinstance(e, A.Call) and e.func in ("top", "bottom") and e.args:
+            return e.args[0]
+        return None
 
     def is_place_value(self, e) -> bool:
         t = self.g.types.get(id(e))
@@ -117,9 +133,7 @@ class _Walker:
             self.out.cards.add(place)
             self.zone_args(e, bound)
             return
-        if self.is_place_value(e) and (isinstance(e, A.Index) or (
-                isinstance(e, A.Call) and e.func in ("top", "bottom"))) and self.place(e.obj if isinstance(
-                e, A.Index) else e.args[0] if e.args else None) is None:
+        if self.is_place_value(e) and self.picked(e) is not None and self.place(self.picked(e)) is None:
             raise _GiveUp  # one place out of a list of places ([deck, table][i]): whose cards, unknown
         if isinstance(e, A.Name):
             r = g.res.get(id(e))
@@ -132,8 +146,7 @@ class _Walker:
             elif kind == "me":
                 self.out.me = True
             elif kind == "var":
-                t = g.types.get(id(g.vars[r[1]]))
-                if not is_scalar(t) or t == "stack":
+                if not _plain_scalar(g.types.get(id(g.vars[r[1]]))):
                     raise _GiveUp
                 self.out.variables.add(r[1])
             elif kind not in ("param", "member", "enum_all", "players", "player_count"):
@@ -162,13 +175,10 @@ class _Walker:
         if isinstance(e, A.Call):
             r = g.res.get(id(e), ("",))
             if r[0] == "pvar":
-                t = g.types.get(id(g.player_vars[r[1]]))
-                if not is_scalar(t) or t == "stack" or len(e.args) != 1:
+                if not _plain_scalar(g.types.get(id(g.player_vars[r[1]]))) or len(e.args) != 1:
                     raise _GiveUp
-                arg = e.args[0]
-                mine = isinstance(arg, A.Name) and g.res.get(id(arg), ("",))[0] == "me"
-                self.out.player_vars.add((r[1], "me" if mine else "all"))
-                self.expr(arg, bound)
+                self.out.player_vars.add((r[1], self.whose(e.args[0])))
+                self.expr(e.args[0], bound)
                 return
             if r[0] == "func":
                 self.function(r[1])

@@ -19,6 +19,8 @@ differs.
 
 from __future__ import annotations
 
+from .search_reads import SearchReads
+
 MAX_KEPT = 2000  # listings kept per choice before it lists its actions by search alone
 
 
@@ -63,7 +65,7 @@ def cached_site(m, ns, site: int, plain):
         if r is None:
             return plain
         if reads is None:
-            reads = type(r)()
+            reads = SearchReads()
         reads.merge(r)
     if reads is None:
         return plain
