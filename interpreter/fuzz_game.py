@@ -70,11 +70,16 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
             # at the end; the scores (computable, whole numbers) at the end
             # and after steps 0, 16, 256, 4096 (a game's score can cost as
             # much as a dozen steps: Hens's largest groups).
-            scores = final_scores if terminal else step in SCORE_STEPS
-            declared_only = bool(step % CHECK_EVERY) and not scores
+            if step % CHECK_EVERY and not terminal:  # most steps (no score step is one): the declared ones
+                scores, declared_only = False, True
+                ok = holds(state, held)
+            else:
+                scores = final_scores if terminal else step in SCORE_STEPS
+                declared_only = bool(step % CHECK_EVERY) and not scores
+                ok = holds(state, held) and (declared_only or m.cards_in_place(state)) \
+                    and (scores is False or _scores_ok(state, scores))
             # the quick tests first; only when one fails is each check made again, to say why
-            if not (holds(state, held) and (declared_only or m.cards_in_place(state))
-                    and (scores is False or _scores_ok(state, scores))):
+            if not ok:
                 broken = m.broken_invariants(state, declared_only=declared_only, scores=scores)
                 if broken:
                     message, span = broken[0]
