@@ -43,6 +43,7 @@ each action ever played: what never ran is an ``unused`` finding.  The
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 
@@ -382,24 +383,31 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
             if message is not None:
                 findings.append(Finding("same_deal", message, n, {}, 0, []))
                 break
-    t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
-    if time_limit is not None:
-        fz.deadline = t0 + time_limit
-    while not fz.out_of_time:
-        result = fz.search(frozenset(skip))
-        if result is None:
-            break
-        inputs, found = result
-        findings.append(fz.finding(inputs, found, frozenset(skip)))
-        skip.add(found.kind)
-        if found.kind == "cycle":
-            skip.add("endless")  # a position that can repeat already says the game need not end
-        if found.kind in ("cycle", "endless"):
-            # the later searches need not play a game that may go on forever to --max-actions:
-            # four times the longest game that ended by itself is plenty to reach what ends
-            fz.max_actions = min(fz.max_actions, max(ENDLESS_CAP_FLOOR, 4 * fz.longest_finished))
-        if skip >= set(KINDS):
-            break
+    # What is loaded by now (the game, Hypothesis) lives as long as the run: the garbage
+    # collector is told to leave it out of its walks until the run ends (gc.freeze), and
+    # walks only what the games make
+    gc.freeze()
+    try:
+        t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
+        if time_limit is not None:
+            fz.deadline = t0 + time_limit
+        while not fz.out_of_time:
+            result = fz.search(frozenset(skip))
+            if result is None:
+                break
+            inputs, found = result
+            findings.append(fz.finding(inputs, found, frozenset(skip)))
+            skip.add(found.kind)
+            if found.kind == "cycle":
+                skip.add("endless")  # a position that can repeat already says the game need not end
+            if found.kind in ("cycle", "endless"):
+                # the later searches need not play a game that may go on forever to --max-actions:
+                # four times the longest game that ended by itself is plenty to reach what ends
+                fz.max_actions = min(fz.max_actions, max(ENDLESS_CAP_FLOOR, 4 * fz.longest_finished))
+            if skip >= set(KINDS):
+                break
+    finally:
+        gc.unfreeze()
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)
     report.seats = fz.seats.report()

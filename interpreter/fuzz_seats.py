@@ -23,12 +23,17 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from itertools import compress, count, islice
-from operator import eq, itemgetter
+from itertools import chain, compress, count, islice, repeat
+from operator import eq, itemgetter, sub
 
 _first = itemgetter(0)
 
 MIN_GAMES = 10  # games at a player count before its seats are judged
+# Steps whose legal actions are kept before what they offered is noted: a
+# batch costs less than a look at each step, and a short one lets its lists
+# die young (512 kept them long enough for the garbage collector to walk
+# them again and again, and cost more than it saved)
+OFFER_BATCH = 64
 MIN_REACHED = 3  # times each other seat reached a choice before a seat that never did is flagged
 
 
@@ -51,6 +56,7 @@ class SeatLog:
         self._site_uids = {}  # (machine, site) -> (its site actions' uids, are they in order?)
         self._n = self._m = None  # the player count and machine of the game being played
         self._uids, self._mes = [], []  # its steps: the site action taken, by whom
+        self._o_uids, self._o_mes, self._o_legal = [], [], []  # ... and what was offered (see _note_offers)
         self._missing = {}  # ... its machine's at its player count (see _offer)
 
     def game(self, players: int) -> None:
@@ -67,11 +73,12 @@ class SeatLog:
         self._uids.append(uid)
         self._mes.append(me)
         legal = state._legal
-        if legal is not None:
-            site = self._site_of[m][uid]
-            missing = self._missing.get((site, me))
-            if missing is None or missing:
-                self._offer(m, me, site, legal, missing)
+        if legal is not None:  # what was offered is looked at in batches (_note_offers)
+            self._o_uids.append(uid)
+            self._o_mes.append(me)
+            self._o_legal.append(legal)
+            if len(self._o_legal) >= OFFER_BATCH:
+                self._note_offers()
 
     def _start(self, m) -> None:
         """The machine of the game being played is ``m`` (known at its first step)."""
@@ -81,31 +88,48 @@ class SeatLog:
             self._site_of[m] = [sa.site for sa in m.site_actions]
         self._missing = self._not_offered.setdefault((self._n, m), {})
 
-    def _offer(self, m, me, site, legal, missing) -> None:
-        """Note the actions offered to seat ``me`` at a site, where ``missing``
-        are those of its actions not offered yet (None: not known yet)."""
+    def _note_offers(self) -> None:
+        """Note the actions offered at the steps listed since the last call:
+        per choice and seat, only those not offered there before are looked
+        for, in all of its steps' legal actions at once."""
+        uids, mes, legals = self._o_uids, self._o_mes, self._o_legal
+        if not uids:
+            return
+        self._o_uids, self._o_mes, self._o_legal = [], [], []
+        steps = list(zip(map(self._site_of[self._m].__getitem__, uids), mes))  # (site, seat) of each step
+        for key in sorted(set(steps)):
+            missing = self._missing.get(key)
+            if missing is None or missing:
+                self._offer(key, list(compress(legals, map(eq, steps, repeat(key)))), missing)
+
+    def _offer(self, key, legals, missing) -> None:
+        """Note the actions offered to a seat at a site (``key``), in the
+        lists ``legals``, where ``missing`` are those of its actions not
+        offered yet (None: not known yet)."""
+        m, (site, me) = self._m, key
         everything = self._site_uids.get((m, site))
         if everything is None:
             uids = [sa.uid for sa in m.sites[site]]
             everything = self._site_uids[(m, site)] = (frozenset(uids), uids == sorted(uids))
         if missing is not None and everything[1]:
-            # the legal actions run through the site's actions in the order of their
-            # uids: each one not offered yet is looked for by bisection
-            new = [u for u in missing if _offers(legal, u)]
+            # the legal actions run through the site's actions in the order of their uids: an
+            # action is in a list if its uid's first and last places there differ (bisection,
+            # with no value compared: (uid,) sorts before every action of uid, (uid + 1,) after)
+            new = [u for u in missing
+                   if any(map(sub, map(bisect_left, legals, repeat((u + 1,))), map(bisect_left, legals, repeat((u,)))))]
             if not new:
                 return
-        elif legal[0][0] == legal[-1][0]:  # one action offered (its values listed in a row)
-            new = (legal[0][0],)
         else:
-            new = map(_first, legal)
+            new = set(map(_first, chain.from_iterable(legals)))
         offered = self._offered.get((self._n, me, m))
         if offered is None:
             offered = self._offered[(self._n, me, m)] = set()
         offered.update(new)
-        self._missing[(site, me)] = tuple(everything[0] - offered)
+        self._missing[key] = tuple(sorted(everything[0] - offered))
 
     def _flush(self) -> None:
         """Count the steps listed since the last call (a game's, or the part of it played so far)."""
+        self._note_offers()
         uids, mes = self._uids, self._mes
         if not uids:
             return
@@ -267,12 +291,6 @@ class SeatLog:
                                "decides for everyone", where[0]))
         seen = set()  # one finding per choice (and one for seats that never decide), at the first count
         return [f for f in out if not (f[2] in seen or seen.add(f[2]))]
-
-
-def _offers(legal, uid) -> bool:
-    """Is site action ``uid`` among ``legal`` (in the order of their uids)?"""
-    i = bisect_left(legal, (uid,))  # (uid,) sorts before every action of uid: no value is compared
-    return i < len(legal) and legal[i][0] == uid
 
 
 def _players(seats) -> str:
