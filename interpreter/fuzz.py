@@ -241,7 +241,7 @@ class _Fuzzer:
         inputs = (game, players, dict(varied), seed, chosen)
         try:
             actions, final = play_game(game, players, seed, choose, self.max_actions,
-                                       skip, self.seats.record, self.check_cycles, here, chosen)
+                                       skip, None, self.check_cycles, here, chosen, self.seats)
             self.played_actions += len(actions)
         except ParamError:  # a drawn value out of its range at this player count: not a game
             return

@@ -7,6 +7,7 @@ checked, and how often, is said in :func:`play_game`.
 
 from __future__ import annotations
 
+from .fuzz_seats import OFFER_BATCH
 from .game import Game
 from .kept import Kept
 from .machine import InvariantBroken
@@ -33,13 +34,15 @@ class _Found(Exception):
 
 # ---------------------------------------------------------------- playing one game
 def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
-              on_action=None, check_cycles=True, position=None, chosen=None):
+              on_action=None, check_cycles=True, position=None, chosen=None, seats=None):
     """Play one game; ``choose(step, n_legal) -> index``.  Returns the
     actions played (their texts are written only when asked for: see
     :func:`_action_texts`) and the state.  Raises :class:`_Found` at the first finding whose kind
     is not in ``skip``.  ``position``, a list, holds [state, legal actions]
     while ``choose`` is called (for a chooser that looks ahead); ``chosen``,
-    a list, gets each index ``choose`` gave (a finding's actions so far)."""
+    a list, gets each index ``choose`` gave (a finding's actions so far);
+    ``seats``, a :class:`.fuzz_seats.SeatLog`, is told each decision (in
+    batches: see SeatLog.steps)."""
     actions = []
     try:
         state = game.new_state(seed, players)
@@ -60,92 +63,103 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     holds = m.holds_for(players)
     cycles = check_cycles and "cycle" not in skip and not m.positions_unique  # see Machine.positions_unique
     small_key = m.small_key_for(players) if cycles else None
-    while True:
-        terminal = state.done
-        # a finished game's scores are computed once, for both checks below
-        final_scores = _scores_or_error(state) if terminal else None
-        if invariants:
-            # The declared invariants and the capacities are checked after
-            # every step; every card in one place every CHECK_EVERY steps and
-            # at the end; the scores (computable, whole numbers) at the end
-            # and after steps 0, 16, 256, 4096 (a game's score can cost as
-            # much as a dozen steps: Hens's largest groups).
-            if step % CHECK_EVERY and not terminal:  # most steps (no score step is one): the declared ones
-                scores, declared_only = False, True
-                ok = holds(state, held)
-            else:
-                scores = final_scores if terminal else step in SCORE_STEPS
-                declared_only = bool(step % CHECK_EVERY) and not scores
-                ok = holds(state, held) and (declared_only or m.cards_in_place(state)) \
-                    and (scores is False or _scores_ok(state, scores))
-            # the quick tests first; only when one fails is each check made again, to say why
-            if not ok:
-                broken = m.broken_invariants(state, declared_only=declared_only, scores=scores)
-                if broken:
-                    message, span = broken[0]
-                    raise _Found("invariant", message, _where(span))
-        if terminal:
-            if "rule_error" not in skip:
-                message, span = _results_error(state, final_scores)
-                if message is not None:
-                    raise _Found("rule_error", message, _where(span))
-            return actions, state
-        if cycles and step < MAX_REMEMBERED:
-            # Each position is remembered by its small key (Machine.small_key_for, an int): while
-            # none comes back, no position did.  Once one does, the game's positions so far are
-            # made again, by a replay, and from then on each is remembered by a hash of its
-            # bytes: one that comes back is compared in full with the earlier one, replayed
-            # (two positions with one hash are not a cycle).
-            if seen is None:
-                key = small_key(state)
-                if key not in small:
-                    small.add(key)
+    mes, legals = [], []  # for seats: who decided, out of what, at the steps not given it yet
+    try:
+        while True:
+            terminal = state.done
+            # a finished game's scores are computed once, for both checks below
+            final_scores = _scores_or_error(state) if terminal else None
+            if invariants:
+                # The declared invariants and the capacities are checked after
+                # every step; every card in one place every CHECK_EVERY steps and
+                # at the end; the scores (computable, whole numbers) at the end
+                # and after steps 0, 16, 256, 4096 (a game's score can cost as
+                # much as a dozen steps: Hens's largest groups).
+                if step % CHECK_EVERY and not terminal:  # most steps (no score step is one): the declared ones
+                    scores, declared_only = False, True
+                    ok = holds(state, held)
                 else:
-                    seen = _positions_before(game, players, seed, actions)
-            if seen is not None:
-                now = m.position_bytes(state)
-                key = hash(now)
-                first = seen.get(key)
-                if first is None:
-                    seen[key] = step
-                elif _position_after(game, players, seed, actions[:first]) == now:
-                    raise _Found("cycle", f"the position after action {first} came back after action {step}: "
-                                 "the players can repeat these moves forever", loop_from=first)
-        if step >= max_actions:
-            if "endless" in skip:
+                    scores = final_scores if terminal else step in SCORE_STEPS
+                    declared_only = bool(step % CHECK_EVERY) and not scores
+                    ok = holds(state, held) and (declared_only or m.cards_in_place(state)) \
+                        and (scores is False or _scores_ok(state, scores))
+                # the quick tests first; only when one fails is each check made again, to say why
+                if not ok:
+                    broken = m.broken_invariants(state, declared_only=declared_only, scores=scores)
+                    if broken:
+                        message, span = broken[0]
+                        raise _Found("invariant", message, _where(span))
+            if terminal:
+                if "rule_error" not in skip:
+                    message, span = _results_error(state, final_scores)
+                    if message is not None:
+                        raise _Found("rule_error", message, _where(span))
                 return actions, state
-            raise _Found("endless", f"the game did not end within {max_actions} actions")
-        try:
-            legal = state.legal_actions()
-        except RuleError as err:
-            if "rule_error" in skip:
-                return actions, state
-            raise _Found("rule_error", err.message, _where(err.span)) from None
-        if not legal:
-            if "dead_state" in skip:
-                return actions, state
-            who = f"player {state.current_player + 1}"
-            raise _Found("dead_state", f"{who} is to move but has no legal action", _where(_site_span(state)))
-        if position is not None:
-            position[:] = (state, legal)
-        i = choose(step, len(legal))
-        if chosen is not None:
-            chosen.append(i)
-        a = legal[i]
-        actions.append(a)
-        if on_action is not None:
-            on_action(state, a)
-        try:
-            state.apply(a)
-        except RuleError as err:
-            if "rule_error" in skip:
-                return actions, state
-            raise _Found("rule_error", err.message, _where(err.span)) from None
-        except InvariantBroken as err:  # between two steps of the flow
-            if "invariant" in skip:
-                return actions, state
-            raise _Found("invariant", err.message, _where(err.span)) from None
-        step += 1
+            if cycles and step < MAX_REMEMBERED:
+                # Each position is remembered by its small key (Machine.small_key_for, an int): while
+                # none comes back, no position did.  Once one does, the game's positions so far are
+                # made again, by a replay, and from then on each is remembered by a hash of its
+                # bytes: one that comes back is compared in full with the earlier one, replayed
+                # (two positions with one hash are not a cycle).
+                if seen is None:
+                    key = small_key(state)
+                    if key not in small:
+                        small.add(key)
+                    else:
+                        seen = _positions_before(game, players, seed, actions)
+                if seen is not None:
+                    now = m.position_bytes(state)
+                    key = hash(now)
+                    first = seen.get(key)
+                    if first is None:
+                        seen[key] = step
+                    elif _position_after(game, players, seed, actions[:first]) == now:
+                        raise _Found("cycle", f"the position after action {first} came back after action {step}: "
+                                     "the players can repeat these moves forever", loop_from=first)
+            if step >= max_actions:
+                if "endless" in skip:
+                    return actions, state
+                raise _Found("endless", f"the game did not end within {max_actions} actions")
+            try:
+                legal = state.legal_actions()
+            except RuleError as err:
+                if "rule_error" in skip:
+                    return actions, state
+                raise _Found("rule_error", err.message, _where(err.span)) from None
+            if not legal:
+                if "dead_state" in skip:
+                    return actions, state
+                who = f"player {state.current_player + 1}"
+                raise _Found("dead_state", f"{who} is to move but has no legal action", _where(_site_span(state)))
+            if position is not None:
+                position[:] = (state, legal)
+            i = choose(step, len(legal))
+            if chosen is not None:
+                chosen.append(i)
+            a = legal[i]
+            actions.append(a)
+            if on_action is not None:
+                on_action(state, a)
+            if seats is not None:
+                mes.append(state.me)
+                legals.append(legal)
+                if len(legals) >= OFFER_BATCH:
+                    seats.steps(m, actions[len(actions) - len(legals):], mes, legals)
+                    mes, legals = [], []
+            try:
+                state.apply(a)
+            except RuleError as err:
+                if "rule_error" in skip:
+                    return actions, state
+                raise _Found("rule_error", err.message, _where(err.span)) from None
+            except InvariantBroken as err:  # between two steps of the flow
+                if "invariant" in skip:
+                    return actions, state
+                raise _Found("invariant", err.message, _where(err.span)) from None
+            step += 1
+    finally:
+        if legals:
+            seats.steps(m, actions[len(actions) - len(legals):], mes, legals)
 
 
 class Staller:

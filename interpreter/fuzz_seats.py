@@ -45,9 +45,8 @@ class SeatLog:
         self.machines = {}  # id -> machine, to name the offered actions
         self.actions = {}  # (machine id, site action uid) -> (choice, action name)
         self.runs = {}  # (player count, choice) -> the most decisions one seat made in a row
-        # What record() counts, step by step, before _fold() names it: a
-        # game's steps are listed (two appends a step: the fuzzer calls it at
-        # every one) and counted when the next game starts (_flush)
+        # What steps() is told, before _fold() names it: a game's steps are
+        # listed and counted when the next game starts (_flush)
         self._taken = {}  # (player count, seat, machine, site action uid) -> times
         self._offered = {}  # (player count, seat, machine) -> uids offered
         self._runs = {}  # (player count, machine, site) -> the most decisions one seat made in a row
@@ -64,21 +63,22 @@ class SeatLog:
         self.games[players] = self.games.get(players, 0) + 1
         self._n, self._m = players, None
 
-    def record(self, state, a) -> None:
-        """A decision of the seat to move: the action it took (and, from the
-        state's legal actions, what it was offered)."""
-        uid, me, m = a[0], state.me, state.m
+    def steps(self, m, actions, mes, legals) -> None:
+        """Decisions of a game of machine ``m`` (the next ones, from the
+        first): the actions taken, the seats that took them, the legal
+        actions each was taken from.  The fuzzer's games pass theirs in
+        batches (``fuzz_game.play_game``, every OFFER_BATCH steps and at the
+        end)."""
         if m is not self._m:
             self._start(m)
-        self._uids.append(uid)
-        self._mes.append(me)
-        legal = state._legal
-        if legal is not None:  # what was offered is looked at in batches (_note_offers)
-            self._o_uids.append(uid)
-            self._o_mes.append(me)
-            self._o_legal.append(legal)
-            if len(self._o_legal) >= OFFER_BATCH:
-                self._note_offers()
+        uids = list(map(_first, actions))
+        self._uids += uids
+        self._mes += mes
+        self._o_uids += uids
+        self._o_mes += mes
+        self._o_legal += legals
+        if len(self._o_legal) >= OFFER_BATCH:
+            self._note_offers()
 
     def _start(self, m) -> None:
         """The machine of the game being played is ``m`` (known at its first step)."""
@@ -157,7 +157,7 @@ class SeatLog:
         self._uids, self._mes = [], []
 
     def _fold(self) -> None:
-        """Name what record() counted: per seat, the choices reached and the
+        """Name what steps() was told: per seat, the choices reached and the
         actions taken and offered; per choice, the longest run of one seat."""
         self._flush()
         for (n, me, m, uid), times in self._taken.items():

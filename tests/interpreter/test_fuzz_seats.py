@@ -65,6 +65,7 @@ def _tally(game, counts, games, seed):
         state = game.new_state(g, n)
         log.game(n)
         steps = 0
+        actions, mes, legals = [], [], []
         while not state.is_terminal and steps < 400:
             legal = state.legal_actions()
             a = legal[rnd.randrange(len(legal))]
@@ -73,9 +74,16 @@ def _tally(game, counts, games, seed):
             entry[1].update(state.m.site_actions[x[0]].action.name for x in legal)
             name = state.m.site_actions[a[0]].action.name
             entry[2][name] = entry[2].get(name, 0) + 1
-            log.record(state, a)
+            actions.append(a)
+            mes.append(state.me)
+            legals.append(legal)
+            if len(actions) == 5:  # told in parts, as the fuzzer's games tell it
+                log.steps(state.m, actions, mes, legals)
+                actions, mes, legals = [], [], []
             state.apply(a)
             steps += 1
+        if actions:
+            log.steps(state.m, actions, mes, legals)
     return log, plain
 
 
