@@ -67,8 +67,6 @@ ONCE_KINDS = ("example", "same_deal")  # judged once per run, before the search 
 # choice as the step before (players who insist find endless loops).
 POLICIES = ("uniform", "first", "last", "stubborn", "stall")
 PREFIX_STEPS = 400
-# Each example's bytes open with a header (see _header), then two bytes a step.
-HEADER = 10
 # An example plays on to this many actions, in at most this many games.
 EXAMPLE_ACTIONS = 400
 EXAMPLE_GAMES = 8
@@ -80,15 +78,6 @@ ENDLESS_CAP_FLOOR = 200
 
 
 # ---------------------------------------------------------------- the search
-def _header(data: bytes, counts) -> tuple:
-    """An example's player count, policy, game seed and policy seed, and the
-    first choices, from its drawn bytes: a byte for each of the first two
-    (all zeros: the first count, uniform), four for each seed."""
-    return (counts[data[0] % len(counts)], POLICIES[data[1] % len(POLICIES)],
-            int.from_bytes(data[2:6], "big") & 0x7FFFFFFF, int.from_bytes(data[6:10], "big") & 0x7FFFFFFF,
-            data[HEADER:])
-
-
 class _OutOfTime(BaseException):
     """The run's time is up.  A BaseException, so that Hypothesis lets it
     through at once instead of taking it for a failure to shrink."""
@@ -160,24 +149,25 @@ class _Fuzzer:
         last = {}
         stall = not {"cycle", "endless"} <= skip  # stalling only serves to find a game that need not end
 
-        # One draw of bytes (after the drawn parameters, if any): Hypothesis
-        # spends about a third less on it than on a tuple of five, and
-        # shrinks it the same way, toward the header's zeros (see _header).
-        data = st.binary(min_size=HEADER, max_size=HEADER + 2 * PREFIX_STEPS)
-
         @hseed(self.seed)
         @settings(max_examples=self.examples, deadline=None, database=None,
                   suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
                   report_multiple_bugs=False, print_blob=False)
-        @given(inputs=st.tuples(self.vary, data) if self.vary_names else data)
+        # One draw of a tuple: Hypothesis spends about half as long on it as
+        # on six draws from st.data(), and shrinks it the same way.
+        @given(inputs=st.tuples(
+            st.sampled_from(self.counts),                  # players
+            self.vary,                                     # the drawn parameters (None: default)
+            st.integers(0, 2**31 - 1),                     # the game's seed
+            st.binary(max_size=2 * PREFIX_STEPS),          # the first choices
+            st.sampled_from(POLICIES),                     # then the policy
+            st.integers(0, 2**31 - 1)))                    # and its seed
         def run(inputs):
-            values, drawn = inputs if self.vary_names else ((), inputs)
-            players, style, game_seed, policy_seed, prefix = _header(drawn, self.counts)
+            players, values, game_seed, prefix, style, policy_seed = inputs
             if style == "stall" and not stall:
                 style = "uniform"
             varied = tuple((name, v) for name, v in zip(self.vary_names, values) if v is not None)
             policy = random.Random(policy_seed)
-            uniform, rand = style == "uniform", policy.random
             game = self.game(varied)
             if game is None:  # a combination the rules refuse: nothing to play
                 return
@@ -192,8 +182,8 @@ class _Fuzzer:
                 pre = first[0]
                 if 2 * step + 1 < len(pre):
                     i = (pre[2 * step] << 8 | pre[2 * step + 1]) % n
-                elif uniform or rand() < 0.01:
-                    i = int(rand() * n)  # (a float has 53 bits: no choice is favoured that can be seen)
+                elif style == "uniform" or policy.random() < 0.01:
+                    i = policy.randrange(n)
                 elif style == "first":
                     i = 0
                 elif style == "last":
