@@ -55,7 +55,7 @@ class SeatLog:
         self._site_uids = {}  # (machine, site) -> (its site actions' uids, are they in order?)
         self._n = self._m = None  # the player count and machine of the game being played
         self._uids, self._mes = [], []  # its steps: the site action taken, by whom
-        self._o_uids, self._o_mes, self._o_legal = [], [], []  # ... and what was offered (see _note_offers)
+        self._legals = []  # ... the legal lists of its last steps, not noted yet (see _note_offers)
         self._missing = {}  # ... its machine's at its player count (see _offer)
 
     def game(self, players: int) -> None:
@@ -71,13 +71,10 @@ class SeatLog:
         end)."""
         if m is not self._m:
             self._start(m)
-        uids = list(map(_first, actions))
-        self._uids += uids
+        self._uids += map(_first, actions)
         self._mes += mes
-        self._o_uids += uids
-        self._o_mes += mes
-        self._o_legal += legals
-        if len(self._o_legal) >= OFFER_BATCH:
+        self._legals += legals
+        if len(self._legals) >= OFFER_BATCH:
             self._note_offers()
 
     def _start(self, m) -> None:
@@ -92,11 +89,12 @@ class SeatLog:
         """Note the actions offered at the steps listed since the last call:
         per choice and seat, only those not offered there before are looked
         for, in all of its steps' legal actions at once."""
-        uids, mes, legals = self._o_uids, self._o_mes, self._o_legal
-        if not uids:
+        legals = self._legals
+        if not legals:
             return
-        self._o_uids, self._o_mes, self._o_legal = [], [], []
-        steps = list(zip(map(self._site_of[self._m].__getitem__, uids), mes))  # (site, seat) of each step
+        self._legals = []
+        k = len(legals)  # they are the game's last k steps
+        steps = list(zip(map(self._site_of[self._m].__getitem__, self._uids[-k:]), self._mes[-k:]))  # (site, seat)
         for key in sorted(set(steps)):
             missing = self._missing.get(key)
             if missing is None or missing:
