@@ -354,9 +354,14 @@ class Expressions(Functions):
         if fast is not None:
             return fast
         var, it, ex, cond = self.comp_parts(e, ctx)
-        if e.func == "count" and self.t(e.expr) != "bool":
-            return f"sum(1 for {var} in {it}{cond})"
-        return f"{self._AGG[e.func]}({ex} for {var} in {it}{cond})"
+        # a list is quicker to build than a generator is to resume (the sizes are
+        # charged to the work budget already); any and all stop at their answer
+        if e.func == "count":
+            test = f" if {ex}" if self.t(e.expr) == "bool" else ""
+            return f"len([1 for {var} in {it}{cond}{test}])"
+        if e.func in ("any", "all"):
+            return f"{self._AGG[e.func]}({ex} for {var} in {it}{cond})"
+        return f"{self._AGG[e.func]}([{ex} for {var} in {it}{cond}])"
 
     def attr_test(self, e, ctx):
         """``any(x.attr == K for x in S)``, ``all(x.attr != K ...)`` and

@@ -9,6 +9,8 @@ Loop variables live in Python locals.
 
 from __future__ import annotations
 
+import re
+
 from rulelang import ast as A
 
 from ..runtime import MAX_SEARCH, STACK_MASK, STACK_SHIFT
@@ -53,6 +55,8 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append("    _left = st.m.search_left")
     params_index = {slot: i for i, (slot, _, _, _) in enumerate(params)}
     hoisted = {}  # (level, source) -> local: the same value hoisted twice is computed once
+    memo_decl = {}  # memo local -> the index of the line that declares it
+    memo_uses = {}  # memo local -> [(node, loop variable, source of the value)]
     # Python refuses ``:=`` in a comprehension's iterable: a value hoisted there is kept in a list
     in_iterable = {id(x) for g in walk([levels, prefilters]) if isinstance(g, (A.CallGen, A.ListComp))
                    for x in walk(g.iter)}
@@ -83,7 +87,9 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 if local is None:
                     local = ns.fresh("m")
                     hoisted[("memo", src)] = local
+                    memo_decl[local] = len(lines)
                     lines.append(f"{pad}{local} = dict()")
+                memo_uses.setdefault(local, []).append((node, var, src))
                 put(node, f"({local}[{var}] if {var} in {local} else {local}.setdefault({var}, {src}))")
             else:  # hoist: computed at most once per value of this level, when first needed
                 src = source(node)
@@ -175,7 +181,22 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             lines.append(f"{pad}for {var} in {var}_d:")
             lines.append(f"{pad}    out.append((uid, {', '.join(values)}))")
             break
-        lines.append(f"{pad}for {var} in {var}_d:")
+        memo = _listed_memo(lines, memo_decl, memo_uses, levels[i + 1], var) \
+            if i == len(params) - 1 and i in filtered else None
+        if memo is not None:
+            # the innermost test starts with a value of this parameter alone, over a
+            # domain fixed before the loops: its values are listed once, in the first
+            # round of the outer loops (where the memo would have computed each of them
+            # first, in this order), and read beside each value
+            local, src = memo
+            lines[memo_decl[local]] = lines[memo_decl[local]].replace("dict()", "None")
+            lines += [f"{pad}if {local} is None:", f"{pad}    {local} = []",
+                      f"{pad}    for {var} in {var}_d:", f"{pad}        {local}.append({src})",
+                      f"{pad}for {var}, {local}_v in zip({var}_d, {local}):"]
+            for node, _, _ in memo_uses[local]:
+                put(node, f"{local}_v")
+        else:
+            lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
         if exprs.t(dom) == "stacks" and high is None:
             lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
@@ -186,6 +207,30 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
     return _finish(exprs, lines, name, action)
+
+
+def _listed_memo(lines, memo_decl, memo_uses, items, var):
+    """(memo local, source of its value) when the first test of the innermost
+    loop (``items``, over ``var``) is exactly a memo kept per value of ``var``,
+    and nothing written so far reads that memo: the memo can be a list
+    beside the loop's values.  None otherwise."""
+    if not items or items[0][0] != "req":
+        return None
+    first = items[0][2]
+    for local, uses in memo_uses.items():
+        if not any(_target(node) == id(first) for node, _, _ in uses):
+            continue
+        if any(v != var for _, v, _ in uses) or len({src for _, _, src in uses}) != 1:
+            return None
+        word = re.compile(rf"\b{local}\b")
+        if any(word.search(line) for k, line in enumerate(lines) if k != memo_decl[local]):
+            return None  # read already (a prefilter): it stays a table
+        return local, uses[0][2]
+    return None
+
+
+def _target(node) -> int:
+    return id(node.e if isinstance(node, MaskPlan) else node)
 
 
 def _finish(exprs, lines, name, action):
