@@ -11,7 +11,8 @@ from itertools import combinations, product
 from math import comb, prod
 
 from ..machine import EVAL_ERRORS, _explain
-from ..runtime import CELL_ROW, MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, ORIGIN_CELL, STACK_MASK, STACK_SHIFT, RuleError
+from ..runtime import MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, STACK_MASK, STACK_SHIFT, RuleError
+from .grids import cell_of, corners, groups, lines, neighbours, open_cells
 
 # EVAL_ERRORS: the VM turns these into RuleErrors for the flow's steps; the
 # values computed outside it (parameter defaults at load time, and variable
@@ -349,119 +350,6 @@ def _subset_positions(shape, lo, hi) -> list:
 
     for k in range(lo, hi + 1):
         pick(0, k, [])
-    return out
-
-
-# ------------------------------------------------------------ grids
-def _cells(st, inst) -> dict:
-    """{cell: card} of a grid zone instance."""
-    P = st.P
-    return {P[c]: c for c in st.Z[inst]}
-
-
-def open_cells(st, inst) -> list:
-    """The free cells next to a card of the grid (orthogonally) where a card
-    keeps the grid within its box, in order (by x, then y); the first card's
-    cell (0, 0) while the grid is empty."""
-    cards = st.Z[inst]
-    if not cards:
-        return [ORIGIN_CELL]
-    cache = st.m.domain_cache  # during one choice's search nothing moves: several actions share it
-    if cache is not None:
-        hit = cache.get(("open", inst))
-        if hit is not None:
-            return hit
-    P = st.P
-    taken = set(map(P.__getitem__, cards))
-    xs = [x // CELL_ROW for x in taken]
-    ys = [x % CELL_ROW for x in taken]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    bw0, bh0 = x1 - x0 + 1, y1 - y0 + 1  # the box now; a cell next to a card widens it by one at most
-    w, h, either = st.m.grid_boxes[inst // st.m.stride]
-    out = set()
-    for x in taken:
-        for n in (x + CELL_ROW, x - CELL_ROW, x + 1, x - 1):
-            if n in taken or n in out:
-                continue
-            nx, ny = n // CELL_ROW, n % CELL_ROW
-            bw = bw0 + (nx < x0 or nx > x1)
-            bh = bh0 + (ny < y0 or ny > y1)
-            if (bw <= w and bh <= h) or (either and bw <= h and bh <= w):
-                out.add(n)
-    out = sorted(out)
-    if cache is not None:
-        cache[("open", inst)] = out
-    return out
-
-
-def neighbours(st, inst, cell) -> list:
-    """The cards of the grid on the (up to four) cells orthogonally next to ``cell``."""
-    P = st.P
-    near = (cell + CELL_ROW, cell - CELL_ROW, cell + 1, cell - 1)
-    return [c for c in st.Z[inst] if P[c] in near]
-
-
-def cell_of(st, c) -> int:
-    if st.loc[c] not in st.m.grid_instances:
-        raise RuleError(f"{st.m.card_names[c]} is not in a grid")
-    return st.P[c]
-
-
-def _box(st, inst):
-    P = st.P
-    cells = [P[c] for c in st.Z[inst]]
-    xs = [x // CELL_ROW for x in cells]
-    ys = [x % CELL_ROW for x in cells]
-    return min(xs), max(xs), min(ys), max(ys)
-
-
-def corners(st, inst) -> list:
-    """The cells at the corners of the box the grid's cards take up (none
-    while it is empty)."""
-    if not st.Z[inst]:
-        return []
-    x0, x1, y0, y1 = _box(st, inst)
-    return list(dict.fromkeys((x0 * CELL_ROW + y0, x1 * CELL_ROW + y0, x0 * CELL_ROW + y1, x1 * CELL_ROW + y1)))
-
-
-def lines(st, inst) -> list:
-    """The full lines of the box the grid's cards take up: its rows (by y),
-    then its columns (by x), each a list of cards in order."""
-    if not st.Z[inst]:
-        return []
-    at = _cells(st, inst)
-    x0, x1, y0, y1 = _box(st, inst)
-    rows = [[at.get(x * CELL_ROW + y) for x in range(x0, x1 + 1)] for y in range(y0, y1 + 1)]
-    cols = [[at.get(x * CELL_ROW + y) for y in range(y0, y1 + 1)] for x in range(x0, x1 + 1)]
-    return [line for line in rows + cols if None not in line]
-
-
-def groups(st, pairs) -> list:
-    """``pairs``: (card, key) for the cards of one grid that count.  The
-    groups of cards joined through orthogonal neighbours with equal keys,
-    in the order of their first card; each in the grid's order."""
-    P = st.P
-    at = {P[c]: (c, k) for c, k in pairs}
-    order = {c: i for i, (c, _) in enumerate(pairs)}
-    seen = set()
-    out = []
-    for c, key in pairs:
-        if c in seen:
-            continue
-        seen.add(c)
-        group = []
-        todo = [c]
-        while todo:
-            x = todo.pop()
-            group.append(x)
-            cx = P[x]
-            for n in (cx + CELL_ROW, cx - CELL_ROW, cx + 1, cx - 1):
-                hit = at.get(n)
-                if hit is not None and hit[1] == key and hit[0] not in seen:
-                    seen.add(hit[0])
-                    todo.append(hit[0])
-        group.sort(key=order.__getitem__)
-        out.append(group)
     return out
 
 

@@ -1,8 +1,10 @@
-"""``open_cells`` (interpreter.compiler.helpers) against the rule written
+"""``open_cells`` (interpreter.compiler.grids) against the rule written
 out plainly, cell by cell: a free cell next to a card (orthogonally) is
 open when the grid's bounding box with it still fits W by H (or H by W, for
 a grid "either way").  Layouts are drawn at random, a box already too wide
-for one way included (a grid "either way" can be wider than W)."""
+for one way included (a grid "either way" can be wider than W).  A grid grown a card at a time,
+and one that loses a card, are checked at every step: ``open_cells`` works
+out a layout from the one before it where it has seen that one."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from types import SimpleNamespace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.compiler.helpers import open_cells
+from interpreter.compiler import grids
+from interpreter.compiler.grids import open_cells
 from interpreter.runtime import CELL_ORIGIN, CELL_ROW, ORIGIN_CELL
 
 
@@ -66,3 +69,16 @@ def test_a_full_row_opens_no_cell_beyond_its_ends_unless_it_may_turn():
 
 def test_an_empty_grid_opens_the_origin():
     assert open_cells(_state([], 4, 3, True), 0) == [ORIGIN_CELL]
+
+
+@settings(max_examples=150, deadline=None)
+@given(cells=st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), unique=True, min_size=1, max_size=12),
+       drop=st.integers(0, 11), w=st.integers(1, 5), h=st.integers(1, 5), either=st.booleans())
+def test_a_grid_grown_card_by_card_and_losing_one_opens_the_cells_of_the_rule(cells, drop, w, h, either):
+    grids._FRONTIERS.clear()
+    for k in range(1, len(cells) + 1):  # each layout one card more than the one before
+        assert _pairs(open_cells(_state(cells[:k], w, h, either), 0)) == plain_open_cells(set(cells[:k]), w, h, either)
+    rest = cells[:drop % len(cells)] + cells[drop % len(cells) + 1:]  # a card leaves, anywhere in the order
+    assert _pairs(open_cells(_state(rest, w, h, either), 0)) == plain_open_cells(set(rest), w, h, either)
+    moved = rest + [(9, 9)]  # and comes back elsewhere (its own box, apart)
+    assert _pairs(open_cells(_state(moved, w, h, either), 0)) == plain_open_cells(set(moved), w, h, either)
