@@ -103,7 +103,10 @@ class CardStatements:
             st.L[left] = count(st)
         self.emit(EXEC, start, None, s.span)
         top = len(self.code)
-        jf = self.emit(JF, lambda st: st.L[left] > 0, None, s.span)
+        def more(st):
+            return st.L[left] > 0
+        more.flow = ("expr", f"st.L[{int(left)}] > 0")  # written inline (.flowgen)
+        jf = self.emit(JF, more, None, s.span)
 
         index, tests = self.new_slot(), []  # tests: each trigger's, filled in below
 

@@ -45,6 +45,7 @@ from ..checks import EVAL_ERRORS, _explain
 from ..machine import _went_round as rounds_exceeded
 from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
 from .site_cache import cached_site
+from .source import lit
 
 # ops one generated function writes out at most before handing back to the VM
 BUDGET = 150
@@ -207,6 +208,8 @@ class _Writer:
             self.out(depth, f"L[{int(kind[1])}] += 1")
         elif kind is not None and kind[0] == "leave":
             self.out(depth, f"st.me = L[{int(kind[1])}]")
+        elif kind is not None and kind[0] == "put":
+            self.out(depth, f"L[{int(kind[1])}] = {lit(kind[2])}")
         elif kind is not None and kind[0] == "count":  # a coverage probe
             self.out(depth, f"{self.ns.ref(kind[1])}[{int(kind[2])}] += 1")
         elif kind is not None and kind[0] == "enter":  # a turn starts: whose is it?

@@ -11,6 +11,7 @@ from rulelang import ast as A
 
 from ..runtime import EXEC, JF, JMP, MAX_LIST, MAX_VALUE
 from .expressions import Expressions
+from .source import lit
 
 
 def fuse_blocks(code: list, site_actions, simple: dict, exprs: Expressions):
@@ -95,6 +96,17 @@ def simple_stmt(exprs: Expressions, s) -> list | None:
             f"{target} = _v"]
 
 
+def slot_step(kind) -> str:
+    """Source of a step on a flow slot: a counter's ``inc``, a turn's
+    ``leave`` (back to the seat before it), a constant ``put``."""
+    slot = int(kind[1])
+    if kind[0] == "inc":
+        return f"st.L[{slot}] += 1"
+    if kind[0] == "leave":
+        return f"st.me = st.L[{slot}]"
+    return f"st.L[{slot}] = {lit(kind[2])}"
+
+
 def block_fn(exprs: Expressions, steps):
     """One function for straight-line steps [(closure, span, simple
     statement or None)]; a failing step still reports its own span."""
@@ -105,6 +117,9 @@ def block_fn(exprs: Expressions, steps):
         kind = getattr(f, "flow", None)
         if kind is not None and kind[0] == "count":  # a coverage probe: cannot fail
             lines.append(f"    {ns.ref(kind[1])}[{int(kind[2])}] += 1")
+            continue
+        if kind is not None and kind[0] in ("inc", "leave", "put"):  # a flow slot's step: cannot fail
+            lines.append(f"    {slot_step(kind)}")
             continue
         src = simple_stmt(exprs, s) if s is not None else getattr(f, "source", None)  # (a move's own)
         if src is None:

@@ -98,6 +98,7 @@ class Triggers:
 
         def more(st):
             return st.L[index] < len(st.L[cards_slot])
+        more.flow = ("expr", f"st.L[{int(index)}] < len(st.L[{int(cards_slot)}])")  # written inline (.flowgen)
         jf_end = flow.emit(JF, more, None, span)
         for t in triggers:
             card_slot, owner_slot = g.trigger_slots[id(t)]
@@ -125,6 +126,7 @@ class Triggers:
 
         def step(st):
             st.L[index] += 1
+        step.flow = ("inc", index)
         flow.emit(EXEC, step, None, span)
         flow.emit(JMP, top, None, span)
         flow.patch(jf_end, len(flow.code))
@@ -133,6 +135,7 @@ class Triggers:
 def _setter(slot, value):
     def set_slot(st):
         st.L[slot] = value
+    set_slot.flow = ("put", slot, value)  # written inline (.flowgen, .fusion)
     return set_slot
 
 
