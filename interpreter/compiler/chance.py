@@ -9,7 +9,7 @@ in the same order, as one event at a time, without a VM step each.
 
 from __future__ import annotations
 
-from ..runtime import RuleError, rng_below
+from ..runtime import RuleError, rng_below, shuffle_in_place
 
 
 class RandomPick:
@@ -59,12 +59,8 @@ class Shuffle:
         return pc if k - 1 > 1 else pc + 1
 
     def sample(self, st, k, pc):
-        pile = st.Z[self.zone(st)]
-        while k > 1:
-            j = rng_below(st, k)
-            pile[k - 1], pile[j] = pile[j], pile[k - 1]
-            k -= 1
-        st.L[self.slot] = k
+        shuffle_in_place(st, st.Z[self.zone(st)], k)
+        st.L[self.slot] = 1
         return pc + 1
 
 
@@ -100,10 +96,7 @@ class RandomOrder:
 
     def sample(self, st, k, pc):
         xs = list(st.L[self.slot])
-        while k > 1:
-            j = rng_below(st, k)
-            xs[k - 1], xs[j] = xs[j], xs[k - 1]
-            k -= 1
+        shuffle_in_place(st, xs, k)
         st.L[self.slot] = tuple(xs)
-        st.L[self.left] = k
+        st.L[self.left] = 1
         return self.skip(st, pc)
