@@ -182,7 +182,10 @@ def _fixed(g: CheckedGame, e, slot) -> bool:
     count: only the printed attributes of the card in ``slot``, cards by
     name, literals, parameters and the player count?"""
     from .tree import walk
+    constant = {id(y) for x in walk(e) if isinstance(x, A.SetLit) for y in walk(x.items)}  # a set written out: a mask
     for x in walk(e):
+        if id(x) in constant:
+            continue
         if isinstance(x, A.Name):
             r = g.res.get(id(x))
             if r is None or not (r[0] in ("param", "member", "player_count", "enum_all") or r == ("slot", slot)):

@@ -323,6 +323,12 @@ def test_a_new_game_starts_from_the_initial_card_variables_and_deck():
     assert emu.evaluate(again, '"Bard".value == "Bard".rank') and 99 not in again.C
     fox = load(GAMES / "fox_in_the_henhouse.rules")
     assert [len(fox.new_state(0, n).inplay) for n in (2, 3, 4, 2)] == [7, 10, 14, 7]
+    # Hens: the ten goal cards and the 9 hens of each breed in play, by sets of breeds written
+    # out (four breeds, six from 3 players, eight with 4), counts taken in any order
+    hens = load(GAMES / "hens.rules")
+    breeds = {1: 4, 2: 4, 3: 6, 4: 8}
+    for n in (1, 2, 3, 4, 2, 1, 4):
+        assert len(hens.new_state(n, n).inplay) == 10 + 9 * breeds[n]
 
 
 WIDE = r'''
