@@ -103,6 +103,7 @@ class Machine(MachineViews, MachineChecks):
         self.grid_boxes = {}  # zone index -> (width, height, either way)
         self.face_down = False  # does any move lay a card face down?
         self._vis_cache = {}
+        self._start_cache = {}  # (player count, cards in play) -> the first loc and K (see new_state)
         self.cvar_bases = []
         self.generated_sources = []
         self.cvar_initial = ()
@@ -157,10 +158,7 @@ class Machine(MachineViews, MachineChecks):
         st.m = self
         st.n = n
         st.rng = _mix(seed)
-        st.Z = []
-        for z in self.zones:
-            for _ in range(self.stride):
-                st.Z.append([])
+        st.Z = [[] for _ in range(len(self.zones) * self.stride)]
         st.L = [0] * self.nslots
         st.me = 0
         st.pc = 0
@@ -179,14 +177,20 @@ class Machine(MachineViews, MachineChecks):
         st.V = self.var_defaults(st)
         st.C = self.cvar_defaults(st)
         self.cvar_initial = tuple(st.C)
-        inplay = self.deck(st)
-        st.inplay = tuple(inplay)
-        start = st.Z[self.start_zone]
-        seen = st.vis[self.start_zone]
-        for c in inplay:
-            start.append(c)
-            st.loc[c] = self.start_zone
-            st.K[c] = seen
+        inplay = st.inplay = tuple(self.deck(st))
+        st.Z[self.start_zone].extend(inplay)
+        key = (n, inplay)  # where the cards in play start, and who sees them there: the same game after game
+        start = self._start_cache.get(key)
+        if start is None:
+            seen = st.vis[self.start_zone]
+            loc, K = st.loc, st.K
+            for c in inplay:
+                loc[c] = self.start_zone
+                K[c] = seen
+            if len(self._start_cache) >= 64:
+                self._start_cache.clear()
+            start = self._start_cache[key] = (tuple(loc), tuple(K))
+        st.loc, st.K = list(start[0]), list(start[1])
         self.run(st)
         return st
 
