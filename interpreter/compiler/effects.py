@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..machine import Machine
 from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, take_card
 from .expressions import Expressions
+from .grids import frontier
 
 
 def landing(st, d, is_stack: bool):
@@ -142,13 +143,20 @@ def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
         c, x, inst = what(st), cell(st), dest(st)
         P = st.P
         grid = st.Z[inst]
-        for o in grid:
-            if P[o] == x and o != c:
-                raise RuleError(f"cell {cell_text(x)} already holds a card")
         w, h, either = boxes[inst // stride]
-        xs = [P[o] // CELL_ROW for o in grid if o != c] + [x // CELL_ROW]
-        ys = [P[o] % CELL_ROW for o in grid if o != c] + [x % CELL_ROW]
-        bw, bh = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        if grid and st.loc[c] != inst:  # a card joins the grid: its cells and box are known (see grids)
+            taken, _, x0, x1, y0, y1 = frontier(tuple(map(P.__getitem__, grid)))
+            if x in taken:
+                raise RuleError(f"cell {cell_text(x)} already holds a card")
+            nx, ny = x // CELL_ROW, x % CELL_ROW
+            bw, bh = max(x1, nx) - min(x0, nx) + 1, max(y1, ny) - min(y0, ny) + 1
+        else:
+            for o in grid:
+                if P[o] == x and o != c:
+                    raise RuleError(f"cell {cell_text(x)} already holds a card")
+            xs = [P[o] // CELL_ROW for o in grid if o != c] + [x // CELL_ROW]
+            ys = [P[o] % CELL_ROW for o in grid if o != c] + [x % CELL_ROW]
+            bw, bh = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
         if not ((bw <= w and bh <= h) or (either and bw <= h and bh <= w)):
             raise RuleError(f"a card at {cell_text(x)} would spread the grid over {bw} by {bh} cells, "
                             f"more than its {w} by {h}")

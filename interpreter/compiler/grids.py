@@ -26,7 +26,7 @@ _FRONTIERS = {}
 MAX_FRONTIERS = 8192
 
 
-def _frontier(key: tuple) -> tuple:
+def frontier(key: tuple) -> tuple:
     hit = _FRONTIERS.get(key)
     if hit is not None:
         return hit
@@ -66,7 +66,7 @@ def open_cells(st, inst) -> list:
         hit = cache.get(("open", inst))
         if hit is not None:
             return hit
-    _, free, x0, x1, y0, y1 = _frontier(tuple(map(st.P.__getitem__, cards)))
+    _, free, x0, x1, y0, y1 = frontier(tuple(map(st.P.__getitem__, cards)))
     bw, bh = x1 - x0 + 1, y1 - y0 + 1  # the box now; a free cell next to a card widens it by one at most
     w, h, either = st.m.grid_boxes[inst // st.m.stride]
 
