@@ -292,8 +292,13 @@ class Machine(MachineViews, MachineChecks):
                 continue  # the chosen card is in plain sight now: nothing to guess
             place = st.Z[inst]  # what is left of the place it was chosen from, and the card
             cards = [c for s in place for c in s] if inst in self.stack_instances else place
-            for c in cards:
-                K[c] &= ~(blind & ~(0 if down is not None and down[c] else vis[loc[c]]))
+            keep = ~(blind & ~vis[inst])  # (every card of the place lies there: seen by who sees it)
+            if down is None:
+                for c in cards:
+                    K[c] &= keep
+            else:
+                for c in cards:
+                    K[c] &= ~blind if down[c] else keep
             K[card] &= ~blind
 
     def enumerate_site(self, st: State) -> list:
