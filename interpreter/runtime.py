@@ -82,21 +82,6 @@ def _mix(seed: int) -> int:
     return z
 
 
-def shuffle_in_place(st, xs: list, k: int) -> None:
-    """Fisher-Yates over the first ``k`` items of ``xs``, from the last
-    position down: the draws of :func:`rng_below`, one per position, in
-    the same order, written out in one loop."""
-    s = st.rng
-    while k > 1:
-        s = (s + 0x9E3779B97F4A7C15) & M64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        j = (z ^ (z >> 31)) % k
-        xs[k - 1], xs[j] = xs[j], xs[k - 1]
-        k -= 1
-    st.rng = s
-
-
 def rng_below(st, n: int) -> int:
     """A uniform int in [0, n) from the state's SplitMix64 generator."""
     s = (st.rng + 0x9E3779B97F4A7C15) & M64

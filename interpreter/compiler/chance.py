@@ -9,7 +9,22 @@ in the same order, as one event at a time, without a VM step each.
 
 from __future__ import annotations
 
-from ..runtime import RuleError, rng_below, shuffle_in_place
+from ..runtime import M64, RuleError, rng_below
+
+
+def shuffle_in_place(st, xs: list, k: int) -> None:
+    """Fisher-Yates over the first ``k`` items of ``xs``, from the last
+    position down: the draws of :func:`rng_below`, one per position, in
+    the same order, written out in one loop."""
+    s = st.rng
+    while k > 1:
+        s = (s + 0x9E3779B97F4A7C15) & M64
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        j = (z ^ (z >> 31)) % k
+        xs[k - 1], xs[j] = xs[j], xs[k - 1]
+        k -= 1
+    st.rng = s
 
 
 class RandomPick:

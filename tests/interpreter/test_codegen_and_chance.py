@@ -481,3 +481,23 @@ outcome(p):
     legal = state.legal_actions()
     assert list(map(state.action_text, legal)) == [f"pick 1 1 {c}" for c in range(1, 201)]
     assert state.m.search_left >= MAX_SEARCH - 1000
+
+
+def test_a_sampled_shuffle_makes_the_draws_of_one_event_at_a_time():
+    """shuffle_in_place writes the generator's steps out in one loop: the same
+    permutation, and the generator left where a draw per position leaves it."""
+    from types import SimpleNamespace
+
+    from interpreter.compiler.chance import shuffle_in_place
+    from interpreter.runtime import _mix, rng_below
+    for seed in range(20):
+        for k in (0, 1, 2, 7, 30):
+            one, each = SimpleNamespace(rng=_mix(seed)), SimpleNamespace(rng=_mix(seed))
+            xs, ys = list(range(30)), list(range(30))
+            shuffle_in_place(one, xs, k)
+            j = k
+            while j > 1:
+                r = rng_below(each, j)
+                ys[j - 1], ys[r] = ys[r], ys[j - 1]
+                j -= 1
+            assert xs == ys and one.rng == each.rng
