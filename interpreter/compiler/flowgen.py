@@ -45,7 +45,7 @@ from ..checks import EVAL_ERRORS, _explain
 from ..machine import _went_round as rounds_exceeded
 from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
 from .site_cache import cached_site
-from .source import lit
+from .fusion import SLOT_STEPS, slot_step
 
 # ops one generated function writes out at most before handing back to the VM
 BUDGET = 150
@@ -204,12 +204,8 @@ class _Writer:
     def call(self, depth, pc, f):
         """A step: written inline if the flow compiler described it, else called."""
         kind = getattr(f, "flow", None)
-        if kind is not None and kind[0] == "inc":
-            self.out(depth, f"L[{int(kind[1])}] += 1")
-        elif kind is not None and kind[0] == "leave":
-            self.out(depth, f"st.me = L[{int(kind[1])}]")
-        elif kind is not None and kind[0] == "put":
-            self.out(depth, f"L[{int(kind[1])}] = {lit(kind[2])}")
+        if kind is not None and kind[0] in SLOT_STEPS:
+            self.out(depth, slot_step(kind, "L"))  # (the function's own name for st.L)
         elif kind is not None and kind[0] == "count":  # a coverage probe
             self.out(depth, f"{self.ns.ref(kind[1])}[{int(kind[2])}] += 1")
         elif kind is not None and kind[0] == "enter":  # a turn starts: whose is it?

@@ -96,15 +96,19 @@ def simple_stmt(exprs: Expressions, s) -> list | None:
             f"{target} = _v"]
 
 
-def slot_step(kind) -> str:
-    """Source of a step on a flow slot: a counter's ``inc``, a turn's
-    ``leave`` (back to the seat before it), a constant ``put``."""
+SLOT_STEPS = ("inc", "leave", "put")  # the steps on a flow slot, which cannot fail
+
+
+def slot_step(kind, slots: str = "st.L") -> str:
+    """Source of a step on a flow slot (``slots`` names the state's list of
+    them): a counter's ``inc``, a turn's ``leave`` (back to the seat before
+    it), a constant ``put``."""
     slot = int(kind[1])
     if kind[0] == "inc":
-        return f"st.L[{slot}] += 1"
+        return f"{slots}[{slot}] += 1"
     if kind[0] == "leave":
-        return f"st.me = st.L[{slot}]"
-    return f"st.L[{slot}] = {lit(kind[2])}"
+        return f"st.me = {slots}[{slot}]"
+    return f"{slots}[{slot}] = {lit(kind[2])}"
 
 
 def block_fn(exprs: Expressions, steps):
@@ -118,7 +122,7 @@ def block_fn(exprs: Expressions, steps):
         if kind is not None and kind[0] == "count":  # a coverage probe: cannot fail
             lines.append(f"    {ns.ref(kind[1])}[{int(kind[2])}] += 1")
             continue
-        if kind is not None and kind[0] in ("inc", "leave", "put"):  # a flow slot's step: cannot fail
+        if kind is not None and kind[0] in SLOT_STEPS:
             lines.append(f"    {slot_step(kind)}")
             continue
         src = simple_stmt(exprs, s) if s is not None else getattr(f, "source", None)  # (a move's own)

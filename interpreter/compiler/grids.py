@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..runtime import CELL_ROW, ORIGIN_CELL, RuleError
 
+
 def _cells(st, inst) -> dict:
     """{cell: card} of a grid zone instance."""
     P = st.P
