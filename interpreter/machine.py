@@ -65,7 +65,7 @@ class Machine(MachineViews, MachineChecks):
         self.stride = 2
         self.code = []  # (op, a, b, span)
         self.flow_fns = []  # pc -> the generated function that runs the flow from there, or None (see run)
-        self.action_starts = []  # uid -> (state, action) -> unseen cards: binds a site action (start_action)
+        self.action_steps = []  # uid -> (state, action) -> None: plays a site action to the next stop (State.apply)
         self.legal_at = []  # pc -> (state) -> the legal actions of the choice at pc (None: no choice there)
         self.rounds_left = MAX_AUTO_STEPS
         self.sites = []  # site index -> list of SiteAction
@@ -212,17 +212,20 @@ class Machine(MachineViews, MachineChecks):
         return cache[n]
 
     # ------------------------------------------------------------ the VM
-    def run(self, st: State) -> None:
+    def run(self, st: State, fresh: bool = True) -> None:
         """Run automatic steps until a decision, a chance event (explicit
         mode) or the end: the flow's generated functions where there are
         (:mod:`interpreter.compiler.flowgen`), the code op by op elsewhere.
         The rounds of loops between two decisions are counted in
-        ``rounds_left``: a generated function's own loops count there too."""
+        ``rounds_left``: a generated function's own loops count there too.
+        ``fresh``: the budgets start full (not when an action's step, which
+        filled them, hands over to the VM)."""
         code = self.code
         fns = self.flow_fns
         pc = st.pc
-        self.work_left = MAX_WORK
-        self.rounds_left = MAX_AUTO_STEPS
+        if fresh:
+            self.work_left = MAX_WORK
+            self.rounds_left = MAX_AUTO_STEPS
         try:
             while True:
                 f = fns[pc]
@@ -272,34 +275,28 @@ class Machine(MachineViews, MachineChecks):
         st.chance_n = 0
         st.pc = a.resolve(st, outcome, st.pc)
 
-    def start_action(self, st: State, action):
-        """Bind an action's parameters and start its effects.  Returns the
-        cards chosen by name from places some player cannot see: [(card, the
-        zone instance it was in, seats that could not see it)], or None.
-        Each action offered at a choice has a generated function for this
-        (:func:`interpreter.compiler.flowgen.generate_start`)."""
-        return self.action_starts[action[0]](st, action)
-
-    def forget_unseen_choices(self, st: State, unseen) -> None:
-        """A card chosen by name where some players could not see, that is
-        still out of their sight, could have been any card of its place: they
-        forget where each of those cards is (unless they see it now)."""
-        K, vis, loc = st.K, st.vis, st.loc
+    def forget_unseen(self, st: State, card: int, inst: int, blind: int) -> None:
+        """A card chosen by name from place ``inst``, where the seats in
+        ``blind`` could not see it, that is still out of their sight, could
+        have been any card of that place: they forget where each of those
+        cards is (unless they see it now).  Called by an action's step
+        (:func:`interpreter.compiler.flowgen.generate_step`) once its flow
+        has stopped, card by card in the order of the parameters."""
+        K = st.K
         down = st.F if self.face_down else None  # who sees a card where it lies: nobody, face down
-        for card, inst, blind in unseen:
-            blind &= ~(0 if down is not None and down[card] else vis[loc[card]])
-            if not blind:
-                continue  # the chosen card is in plain sight now: nothing to guess
-            place = st.Z[inst]  # what is left of the place it was chosen from, and the card
-            cards = [c for s in place for c in s] if inst in self.stack_instances else place
-            keep = ~(blind & ~vis[inst])  # (every card of the place lies there: seen by who sees it)
-            if down is None:
-                for c in cards:
-                    K[c] &= keep
-            else:
-                for c in cards:
-                    K[c] &= ~blind if down[c] else keep
-            K[card] &= ~blind
+        blind &= ~(0 if down is not None and down[card] else st.vis[st.loc[card]])
+        if not blind:
+            return  # the chosen card is in plain sight now: nothing to guess
+        place = st.Z[inst]  # what is left of the place it was chosen from, and the card
+        cards = [c for s in place for c in s] if inst in self.stack_instances else place
+        keep = ~(blind & ~st.vis[inst])  # (every card of the place lies there: seen by who sees it)
+        if down is None:
+            for c in cards:
+                K[c] &= keep
+        else:
+            for c in cards:
+                K[c] &= ~blind if down[c] else keep
+        K[card] &= ~blind
 
     def enumerate_site(self, st: State) -> list:
         """The legal actions at the choice where ``st`` stands: each offered

@@ -211,26 +211,24 @@ class State:
     def apply(self, action) -> None:
         """Play one action (a tuple from ``legal_actions()``, or a chance
         outcome index at a chance node)."""
-        if self.done:
-            raise IllegalAction("the game is over")
-        if self.chance_n:
-            if not isinstance(action, int) or not 0 <= action < self.chance_n:
-                raise IllegalAction(f"chance outcome {action!r} is not one of 0..{self.chance_n - 1}")
-            self._played = (self._played, action)
-            self.m.resolve_chance(self, action)
-            self._legal = None
-            self.m.run(self)
-            return
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal  # (listed: so the game is not over, nor at a chance node)
+        if not legal:  # not listed yet, or nothing to list
+            if self.done:
+                raise IllegalAction("the game is over")
+            if self.chance_n:
+                if not isinstance(action, int) or not 0 <= action < self.chance_n:
+                    raise IllegalAction(f"chance outcome {action!r} is not one of 0..{self.chance_n - 1}")
+                self._played = (self._played, action)
+                self.m.resolve_chance(self, action)
+                self._legal = None
+                self.m.run(self)
+                return
+            legal = self.legal_actions()
         if action not in legal:
             raise IllegalAction(f"{action!r} is not a legal action here")
         self._played = (self._played, action)
         self._legal = None
-        m = self.m
-        unseen = m.action_starts[action[0]](self, action)  # Machine.start_action
-        m.run(self)
-        if unseen:
-            m.forget_unseen_choices(self, unseen)
+        self.m.action_steps[action[0]](self, action)  # (flowgen.generate_step)
 
     def apply_text(self, text: str) -> None:
         """Play the legal action whose text form is ``text``."""

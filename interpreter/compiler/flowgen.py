@@ -33,8 +33,9 @@ each still naming its own line) and an expression's own source
 (:meth:`.expressions.Expressions.function_of`).
 
 Two more kinds of functions are generated the same way, the first time
-they are needed: ``_start{uid}`` binds the parameters of an action offered
-at a choice (:meth:`Machine.start_action`), and ``_site{site}`` lists the
+they are needed: ``_step{uid}`` plays an action offered at a choice, from
+binding its parameters to the next stop (:func:`generate_step`, called by
+``State.apply``), and ``_site{site}`` lists the
 legal actions of a choice, each offered action's search in turn
 (:meth:`Machine.enumerate_site`; ``Machine.legal_at`` finds it by pc).
 """
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 from ..checks import EVAL_ERRORS, _explain
 from ..machine import _went_round as rounds_exceeded
+from .. import machine as vm
 from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
 from .site_cache import cached_site
 from .fusion import SLOT_STEPS, slot_step
@@ -62,11 +64,14 @@ def install(m, ns) -> None:
     namespace ``ns``) the first time the flow starts from its pc."""
     code = m.code
     fns = [None] * len(code)
+    m.flow_fns = fns
     # every object the functions name gets its name now, in the code's order: a function's
     # source then depends on its pc alone, not on the order play reaches them (a source
     # compiled once is kept for the next machine of the same rules: see source.Namespace)
     for obj in (m, rounds_exceeded, RuleError, EVAL_ERRORS, _explain):
         ns.ref(obj)
+    ns.ref(m.code, "_code")  # (the step functions place errors by it, and run the flow by fns)
+    ns.ref(fns, "_F")
     for op, a, _, span in code:
         ns.ref(span, "_s")
         if op in (EXEC, JF):
@@ -87,13 +92,12 @@ def install(m, ns) -> None:
     for pc, (op, _, _, _) in enumerate(code):
         if op != RANDOM:  # a chance step stays with the VM (explicit or sampled)
             fns[pc] = lazy
-    m.flow_fns = fns
 
-    def lazy_start(st, action):
+    def lazy_step(st, action):
         uid = action[0]
-        f = starts[uid] = generate_start(m, ns, m.site_actions[uid])
+        f = steps[uid] = generate_step(m, ns, m.site_actions[uid])
         return f(st, action)
-    starts = m.action_starts = [lazy_start] * len(m.site_actions)
+    steps = m.action_steps = [lazy_step] * len(m.site_actions)
 
     def lazy_site(st):  # (each choice has its own site, at one pc)
         site = code[st.pc][1]
@@ -128,35 +132,60 @@ def generate_site(m, ns, site, span):
     return ns.define("\n".join(lines) + "\n", name)
 
 
-def generate_start(m, ns, sa):
-    """``start(st, action)`` for one action offered at one choice: binds its
-    parameters and lets, and sets ``st.pc`` where its effects start.  Returns
-    the cards chosen by name from places some player cannot see, as
-    :meth:`Machine.start_action` documents."""
-    name = f"_start{int(sa.uid)}"
+def generate_step(m, ns, sa):
+    """``step(st, action)`` for one action offered at one choice: binds its
+    parameters and lets, runs its effects and the flow after them up to the
+    next stop (a decision, a chance step, the end), and then has the players
+    who could not see a card chosen by name forget where it went
+    (:meth:`Machine.forget_unseen`).  What ``State.apply`` calls once the
+    action is known to be legal: one function, not a call each to bind the
+    action, to run the VM and to forget."""
+    name = f"_step{int(sa.uid)}"
     ad = sa.action
-    lines = [f"def {name}(st, action):", "    L = st.L", "    unseen = None"]
+    mach, code = ns.ref(m), ns.ref(m.code, "_code")
+    rule = ns.ref(RuleError)
+    lines = [f"def {name}(st, action):", "    L = st.L"]
+    cards = []  # (the card's local, its place's, its blind seats')
     if any(typ == "card" for _, typ, _ in ad.params):
         lines.append("    everyone = (1 << st.n) - 1")
     for i, (slot, typ, _) in enumerate(ad.params):
-        lines.append(f"    v = L[{int(slot)}] = action[{i + 1}]")
         if typ == "card":
-            lines += ["    inst = st.loc[v]",
-                      "    blind = everyone & ~st.vis[inst]",
-                      "    if blind:",
-                      "        if unseen is None:",
-                      "            unseen = []",
-                      "        unseen.append((v, inst, blind))"]
+            c, z, b = f"c{i}", f"z{i}", f"b{i}"
+            lines += [f"    {c} = L[{int(slot)}] = action[{i + 1}]",
+                      f"    {z} = st.loc[{c}]",
+                      f"    {b} = everyone & ~st.vis[{z}]"]  # the seats that could not see it there
+            cards.append((c, z, b))
+        else:
+            lines.append(f"    L[{int(slot)}] = action[{i + 1}]")
     if ad.lets:
         lines.append("    try:")
         for slot, f in ad.lets:
             lines.append(f"        L[{int(slot)}] = {_Writer.source_of(ns, f)}")
         lines += [f"    except {ns.ref(EVAL_ERRORS)} as err:",
-                  f"        raise {ns.ref(RuleError)}({ns.ref(_explain)}(err), {ns.ref(ad.span, '_s')}) from None"]
+                  f"        raise {rule}({ns.ref(_explain)}(err), {ns.ref(ad.span, '_s')}) from None"]
     if sa.sealed is not None:  # kept, unseen, until everyone has chosen
         slot = int(sa.sealed)
         lines.append(f"    L[{slot}] = L[{slot}] + ((st.me, tuple(action)),)")
-    lines += [f"    st.pc = {int(sa.body_pc)}", "    return unseen"]
+    body = int(sa.body_pc)
+    lines += [f"    st.pc = {body}",
+              f"    {mach}.work_left = {int(vm.MAX_WORK)}",  # the budgets of a step, as Machine.run fills them
+              f"    {mach}.rounds_left = {int(vm.MAX_AUTO_STEPS)}",
+              "    try:"]
+    if m.flow_fns[body] is not None:  # the flow from there, then the VM if it hands back
+        lines += [f"        pc = {ns.ref(m.flow_fns, '_F')}[{body}](st)",
+                  "        if pc >= 0:",
+                  "            st.pc = pc",
+                  f"            {mach}.run(st, False)"]
+    else:  # (a chance step first: the VM's)
+        lines.append(f"        {mach}.run(st, False)")
+    lines += [f"    except {rule} as err:",  # placed as Machine.run places an error
+              "        if err.span is None:",
+              f"            raise {rule}(err.message, {code}[st.pc][3]) from None",
+              "        raise",
+              f"    except {ns.ref(EVAL_ERRORS)} as err:",
+              f"        raise {rule}({ns.ref(_explain)}(err), {code}[st.pc][3]) from None"]
+    for c, z, b in cards:  # in the order of the parameters, as each forgetting changes what the next sees
+        lines += [f"    if {b}:", f"        {mach}.forget_unseen(st, {c}, {z}, {b})"]
     return ns.define("\n".join(lines) + "\n", name)
 
 

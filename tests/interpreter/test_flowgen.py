@@ -166,7 +166,7 @@ def test_a_generated_function_depends_on_where_it_starts_not_on_the_order_play_r
             legal = state.legal_actions()
             state.apply(legal[rnd.randrange(len(legal))])
         defs = "\n".join(state.m.generated_sources).split("def ")
-        return {d.split("(")[0]: d.rstrip() for d in defs if d.startswith(("_flow", "_start", "_site"))}
+        return {d.split("(")[0]: d.rstrip() for d in defs if d.startswith(("_flow", "_step", "_site"))}
     one, two = functions(1), functions(2)
     shared = set(one) & set(two)
     assert len(shared) >= 10
@@ -267,3 +267,24 @@ def test_an_invariant_broken_between_two_steps_leaves_the_state_at_that_step(tmp
     generated = outcome(tmp_path, play, False, head, check_invariants=True)
     assert generated[0] == "InvariantBroken" and generated[3] is not None
     assert generated == outcome(tmp_path, play, True, head, check_invariants=True)
+
+
+# ------------------------------------------------------------ an action's step (flowgen.generate_step)
+@pytest.mark.parametrize("plain", [False, True])
+def test_an_action_s_own_failing_effect_names_its_line(tmp_path, plain):
+    # the third take finds the deck empty: the error is the action's move, and the state stays there
+    play = "play:\n  repeat 3 times:\n    turn 0:\n      choose take\n"
+    err = outcome(tmp_path, play, plain)
+    assert err[0] == "RuleError" and "empty" in err[1]
+    assert err[2] == HEAD[:HEAD.index("  move top(deck)")].count("\n") + 1
+    assert err == outcome(tmp_path, play, not plain)
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_loop_after_an_action_has_the_bound_of_one_step(tmp_path, small_bound, plain):
+    # the rounds after an action count from zero, as after the game's start
+    body = "play:\n  turn 0:\n    choose wait\n  repeat {n} times:\n    set y += 1\n"
+    assert outcome(tmp_path, body.format(n=900), plain) == ("ok", 0, 900)
+    err = outcome(tmp_path, body.format(n=1200), plain)
+    assert err[0] == "RuleError" and "went round" in err[1]
+    assert err[2] == HEAD.count("\n") + 4  # the loop's line
