@@ -135,7 +135,10 @@ class Machine(MachineViews, MachineChecks):
         self.achievements = []  # (text, function, span), read with achievement_slot = the player
         self.achievement_slot = 0
         self.sealed_slots = ()  # the slots of the choices made in secret and not yet carried out
-        self.domain_cache = None  # {id(pile): its cards without identical copies}, while a choice is searched
+        # {id(pile): (pile, its cards without identical copies, their copy keys or None)}, while a choice is
+        # searched; outside a search, the last pile told apart (helpers.dedupe, read by helpers.subsets)
+        self.domain_cache = None
+        self.last_told_apart = None
         # budgets, refilled where an evaluation starts (a step of play, a listing of legal actions, the results)
         self.search_left = MAX_SEARCH
         self.work_left = MAX_WORK

@@ -252,7 +252,11 @@ def copy_keys(st, cards) -> list:
 
 def dedupe(st, cards):
     """The cards of a domain, skipping a copy identical to an earlier one
-    (same name, same card variables): choosing either is the same move."""
+    (same name, same card variables): choosing either is the same move.
+    Kept while a choice is searched (``domain_cache``: nothing moves
+    meanwhile), with the cards' :func:`copy_keys` (None when no two cards
+    are copies), so the actions of one choice over one pile look at it
+    once, and a set choice over it groups its copies by the same keys."""
     cache = st.m.domain_cache
     if cache is not None:
         hit = cache.get(id(cards))
@@ -260,11 +264,11 @@ def dedupe(st, cards):
             return hit[1]
     original = cards
     cards = list(cards)
-    names = st.m.card_name_ids
-    if len(set(map(names.__getitem__, cards))) == len(cards):  # no two cards of one name: no copies
+    keys = None
+    if len(set(map(st.m.card_name_ids.__getitem__, cards))) == len(cards):  # no two cards of one name
         out = cards
     elif len(set(keys := copy_keys(st, cards))) == len(keys):
-        out = cards
+        out, keys = cards, None
     else:
         seen = set()
         out = []
@@ -273,7 +277,9 @@ def dedupe(st, cards):
                 seen.add(key)
                 out.append(c)
     if cache is not None:
-        cache[id(original)] = (original, out)
+        cache[id(original)] = (original, out, keys)
+    else:
+        st.m.last_told_apart = (original, out, keys)  # (for subsets, outside a search)
     return out
 
 
@@ -286,19 +292,23 @@ def subsets(st, cards, lo, hi):
     offered once: the cards are grouped by :func:`copy_keys` (groups in the
     order of their first card) and each set takes the first cards of each
     group, most of the earlier groups first."""
+    m = st.m
+    entry = m.domain_cache.get(id(cards)) if m.domain_cache is not None else None
+    if entry is None or entry[0] is not cards:
+        dedupe(st, cards)
+        entry = m.domain_cache[id(cards)] if m.domain_cache is not None else m.last_told_apart
+    keys = entry[2]
     cards = list(cards)
     n = len(cards)
     hi = n if hi is None else min(hi, n)
     lo = max(lo, 0)
-    names = st.m.card_name_ids
-    if lo <= hi and n <= 12 and len(set(map(names.__getitem__, cards))) == n:
-        # no two cards of one name (so no copies), few cards: plain combinations, at C speed
-        return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
-    keys = copy_keys(st, cards)
-    if len(set(keys)) == n and lo <= hi and n <= 12:  # no copies, few cards: plain combinations, at C speed
-        return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
-    labels = {}  # each card's group, numbered in the order of the groups' first cards
-    shape = tuple(labels.setdefault(key, len(labels)) for key in keys)
+    if keys is None:
+        if lo <= hi and n <= 12:  # no copies, few cards: plain combinations, at C speed
+            return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
+        shape = tuple(range(n))
+    else:
+        labels = {}  # each card's group, numbered in the order of the groups' first cards
+        shape = tuple([labels.setdefault(key, len(labels)) for key in keys])
     positions = _POSITIONS.get((shape, lo, hi))
     if positions is None:
         positions = _subset_positions(shape, lo, hi)

@@ -11,6 +11,7 @@ from math import factorial
 import pytest
 
 from interpreter import CHANCE, RuleError, load
+from interpreter.compiler.helpers import subsets
 
 
 def load_text(tmp_path, text, name="t.rules", **kw):
@@ -215,6 +216,30 @@ def test_copies_told_apart_by_a_card_var_are_not_collapsed(tmp_path):
     assert texts.count("discard A, B") == 2
     assert texts.count("discard A, A") == 1
     assert len(texts) == 6
+
+
+def test_a_set_choice_beside_a_card_choice_over_the_same_hand_groups_the_same_copies(tmp_path):
+    # the card choice tells the hand's copies apart first (kept for the choice): the set
+    # choice after it must group them by the same card variables, and outside a search too
+    text = SETS.replace("action k(cs in subsets of hand(me))", 'action one(c in hand(me)) "play {c}":\n'
+                        '  pass\naction k(cs in subsets of hand(me))')
+    game = load_text(tmp_path, text.replace("{rows}", ROWS).replace("{which}", "one, d").replace("{lo}", "1")
+                     .replace("{hi}", "2"))
+    state = game.new_state(1)
+    state.put(["A", "A", "B"], "hand", 0)
+    assert state.legal_action_texts() == ["play A", "play B", "discard A", "discard B", "discard A, A",
+                                          "discard A, B"]
+    state = game.new_state(1)
+    state.put(["A", "A", "B"], "hand", 0)
+    state.set_card_var("marked", state.m.card_ids("A")[1], True)
+    texts = state.legal_action_texts()
+    assert texts.count("play A") == 2 and texts.count("discard A") == 2 and texts.count("discard A, A") == 1
+    assert len(texts) == 3 + 6
+    hand = state.Z[state.m.zone_instance(state, "hand", 0)]
+    assert state.m.domain_cache is None  # (outside a search: what can() sees)
+    assert len(subsets(state, hand, 1, 2)) == 6
+    state.set_card_var("marked", state.m.card_ids("A")[1], False)
+    assert len(subsets(state, hand, 1, 2)) == 4  # the two As are copies again
 
 
 def test_set_choice_moves_the_chosen_cards(tmp_path):
