@@ -364,6 +364,9 @@ class FlowCompiler(CardStatements):
                 xs = xs[k:] + xs[:k]
             st.L[items] = xs
             st.L[cnt] = 0
+        sources = [getattr(f, "flow", None) for f in (seq, start) if f is not None]
+        if all(x is not None and x[0] == "expr" for x in sources):  # written inline (see .flowgen)
+            init.flow = ("for", items, cnt, *(x[1] for x in sources))
         self.emit(EXEC, init, None, span)
         top = len(self.code)
 

@@ -27,7 +27,7 @@ pays nothing for them.  Like every generated source, they are built from
 generated names and ints only (:mod:`.source`).
 
 Steps that carry a ``flow`` tuple are written inline instead of called: a
-``for`` loop's test and counter, a ``repeat``'s, a turn's start and end, a
+``for`` loop's start, test and counter, a ``repeat``'s, a turn's start and end, a
 coverage probe (made by :mod:`.flow`), a fused run of steps (:mod:`.fusion`,
 each still naming its own line) and an expression's own source
 (:meth:`.expressions.Expressions.function_of`).
@@ -241,6 +241,16 @@ class _Writer:
             self.out(depth, f"p = {pc}")
             self.out(depth, f"L[{int(kind[1])}] = st.me")
             self.out(depth, f"st.me = {self.value(kind[2])}")
+        elif kind is not None and kind[0] == "for":  # a for loop starts: its items, rotated to its first
+            self.out(depth, f"p = {pc}")
+            items, cnt, seq = int(kind[1]), int(kind[2]), kind[3]
+            if len(kind) == 5:
+                self.out(depth, f"_xs = tuple({seq})")
+                self.out(depth, f"_x = ({kind[4]}) % len(_xs) if _xs else 0")
+                self.out(depth, f"L[{items}] = _xs[_x:] + _xs[:_x]")
+            else:
+                self.out(depth, f"L[{items}] = tuple({seq})")
+            self.out(depth, f"L[{cnt}] = 0")
         elif kind is not None and kind[0] == "block" and self.blocks < MAX_BLOCKS:  # fused steps (each a try)
             self.out(depth, f"p = {pc}")
             for line in kind[1]:

@@ -288,3 +288,12 @@ def test_a_loop_after_an_action_has_the_bound_of_one_step(tmp_path, small_bound,
     err = outcome(tmp_path, body.format(n=1200), plain)
     assert err[0] == "RuleError" and "went round" in err[1]
     assert err[2] == HEAD.count("\n") + 4  # the loop's line
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_for_loop_s_start_written_inline_turns_as_the_vm_s(tmp_path, plain):
+    play = ("play:\n  repeat 3 times as r:\n    for p in players from next(0, r + 1):\n"
+            "      set y = y * 10 + (if p == 0 then 1 else 2)\n  turn 0:\n    choose wait\n")
+    assert outcome(tmp_path, play, plain) == ("ok", 0, 211221)  # seat 2 first, then seat 1, then seat 2
+    err = outcome(tmp_path, "play:\n  for p in players from [q for q in players][y + 5]:\n    set y += 1\n", plain)
+    assert err[0] == "RuleError" and err[2] == HEAD.count("\n") + 2  # the loop's own line
