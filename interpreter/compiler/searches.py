@@ -55,6 +55,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append("    _left = st.m.search_left")
     params_index = {slot: i for i, (slot, _, _, _) in enumerate(params)}
     hoisted = {}  # (level, source) -> local: the same value hoisted twice is computed once
+    lazies = {}  # id(hoisted node) -> (node, local, source, indent, line declaring it)
     memo_decl = {}  # memo local -> the index of the line that declares it
     memo_uses = {}  # memo local -> [(node, loop variable, source of the value)]
     # Python refuses ``:=`` in a comprehension's iterable: a value hoisted there is kept in a list
@@ -103,6 +104,8 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 lazy = f"({local}[0] if {local} else ({local}.append({src}) or {local}[0]))" if cell else \
                     f"({local} if {local} is not None else ({local} := {src}))"
                 put(node, lazy, first)
+                if first and not cell:
+                    lazies[_target(node)] = (node, local, src, indent, len(lines) - 1)
 
     def source(node) -> str:
         return node.source(exprs, ctx) if isinstance(node, MaskPlan) else expr(node, ctx)
@@ -196,6 +199,8 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             for node, _, _ in memo_uses[local]:
                 put(node, f"{local}_v")
         else:
+            if i == len(params) - 1:
+                _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, var, put)
             lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
         if exprs.t(dom) == "stacks" and high is None:
@@ -227,6 +232,56 @@ def _listed_memo(lines, memo_decl, memo_uses, items, var):
             return None  # read already (a prefilter): it stays a table
         return local, uses[0][2]
     return None
+
+
+def _eager_hoist(exprs, lines, lazies, items, indent, var, put) -> None:
+    """A value hoisted out of the innermost loop is computed at its first
+    round, where its first test starts by reading it (see
+    :func:`_leads_with`): it is computed just before the loop instead, if
+    the loop has a round, and the tests read it as it is (no test per
+    round of whether it has been computed yet).  The same evaluations, in
+    the same order."""
+    if not items or items[0][0] != "req":
+        return
+    first = items[0][2]
+    for target, (node, local, src, at, decl) in lazies.items():
+        if at != indent or not _leads_with(exprs, first, target):
+            continue
+        word = re.compile(rf"\b{local}\b")
+        if any(word.search(line) for line in lines[decl + 1:]):
+            return  # read already, before this loop: it stays lazy
+        pad = " " * indent
+        lines += [f"{pad}if {var}_d:", f"{pad}    {local} = {src}"]  # (after the domain is charged, as before)
+        put(node, local)
+        return
+
+
+def _leads_with(exprs, e, target) -> bool:
+    """Does evaluating ``e`` (as written in Python) evaluate the node
+    ``target`` first, with nothing before it that could fail?  Arithmetic,
+    comparisons, ``&`` and ``|`` evaluate their left side first; before the
+    target, only numbers, names and printed attributes (table lookups) are
+    read."""
+    if id(e) == target:
+        return True
+    if isinstance(e, A.BinOp) and e.op not in ("in", "not in"):
+        if any(id(x) == target for x in walk(e.left)):
+            return _leads_with(exprs, e.left, target)
+        return _safe(exprs, e.left) and _leads_with(exprs, e.right, target)
+    return False
+
+
+def _safe(exprs, e) -> bool:
+    """Can ``e`` be read without failing: a number, a set written out, a name, a printed attribute of one?"""
+    if isinstance(e, (A.IntLit, A.BoolLit)):
+        return True
+    if isinstance(e, A.SetLit):
+        return all(isinstance(x, A.Name) for x in e.items)
+    if isinstance(e, A.Name):
+        return exprs.g.res.get(id(e), ("",))[0] in ("slot", "member", "param", "me")
+    if isinstance(e, A.Attr):
+        return e.name in exprs.g.card_attrs and isinstance(e.obj, A.Name) and _safe(exprs, e.obj)
+    return False
 
 
 def _target(node) -> int:

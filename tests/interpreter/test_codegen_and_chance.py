@@ -501,3 +501,40 @@ def test_a_sampled_shuffle_makes_the_draws_of_one_event_at_a_time():
                 ys[j - 1], ys[r] = ys[r], ys[j - 1]
                 j -= 1
             assert xs == ys and one.rng == each.rng
+
+
+EAGER = '''
+game "eager"
+players 3
+card attributes: n: int
+cards:
+  "one" 1
+  "three" 3
+zone deck: pile, public
+zone hand: pile, per player, public
+function top_n(p: player) = top(hand(p)).n
+action pick(p in players, c in hand(p)) "pick {c} of {p}":
+  require top_n(p) * c.n > 2
+  pass
+play:
+  deal 1 from deck to hand(1)
+  deal 1 from deck to hand(2)
+  turn 0:
+    choose pick
+  end game
+outcome(p):
+  score 0
+'''
+
+
+def test_a_value_hoisted_out_of_the_innermost_loop_is_computed_only_if_the_loop_has_a_round(tmp_path):
+    # top_n(p) leads the first test of the loop over c: it is computed before that loop, once
+    # per player, but never for player 1, whose empty hand gives the loop no round (an empty
+    # hand has no top card: computing it there would be a rule error)
+    path = tmp_path / "eager.rules"
+    path.write_text(EAGER)
+    game = load(path)
+    st = game.new_state(1)
+    assert [st.action_text(a) for a in st.legal_actions()] == ["pick three of player 2"]  # (dealt from the top: three to player 2)
+    source = game.generated_source()
+    assert "if v1_d:" in source and "is not None else" not in source.split("def _enum")[-1].split("def ")[0]
