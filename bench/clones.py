@@ -6,7 +6,9 @@ it has a clone of its own (Hens, in ``../shared/baseline/``).
 
 Positions are taken from uniformly random playouts (every state of each
 game, seeds 0, 1, ...); each is cloned and the clone plays the action the
-playout chose.  The time is the median over R passes, per clone + apply.
+playout chose.  The time is the median over R passes, per clone + apply;
+the interpreter's passes and the baseline's alternate, and the ratio is the
+median of the R ratios of one pass each (a noisy machine moves both alike).
 Memory is measured with tracemalloc over 1,000 clones of a mid-game state.
 Like bench/playouts.py, this script reads ``../shared`` and says so when it
 is missing; it is a benchmark, never a test.
@@ -48,14 +50,12 @@ def positions(new, legal, apply, clone, terminal, count):
     return out
 
 
-def time_pairs(pairs, clone, apply, repeat) -> float:
-    runs = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for s, a in pairs:
-            apply(clone(s), a)
-        runs.append((time.perf_counter() - t) / len(pairs))
-    return statistics.median(runs)
+def time_pass(pairs, clone, apply) -> float:
+    """Seconds per clone + apply, over one pass of ``pairs``."""
+    t = time.perf_counter()
+    for s, a in pairs:
+        apply(clone(s), a)
+    return (time.perf_counter() - t) / len(pairs)
 
 
 def memory_per_state(state, clone) -> float:
@@ -68,24 +68,28 @@ def memory_per_state(state, clone) -> float:
     return (after - before) / 1000
 
 
-def interpreter_side(stem, players, n, repeat):
+def interpreter_side(stem, players, n):
+    """(pairs, clone, apply, bytes per state) of the interpreter."""
     game = load(ROOT / "games" / f"{stem}.rules")
 
     def apply(s, a):
         s.apply(a)
+
+    def clone(s):
+        return s.clone()
     pairs = positions(lambda seed: game.new_state(seed, players), lambda s: s.legal_actions(), apply,
-                      lambda s: s.clone(), lambda s: s.is_terminal, n)
+                      clone, lambda s: s.is_terminal, n)
     for s, _ in pairs:
         s.legal_actions()  # as in a search: the node's actions are known before it is expanded
-    per = time_pairs(pairs, lambda s: s.clone(), apply, repeat)
-    return per, memory_per_state(pairs[len(pairs) // 2][0], lambda s: s.clone())
+    return pairs, clone, apply, memory_per_state(pairs[len(pairs) // 2][0], clone)
 
 
-def baseline_side(mod, players, n, repeat):
+def baseline_side(mod, players, n):
+    def clone(s):
+        return s.clone()
     pairs = positions(lambda seed: mod.new_game(seed, players), mod.legal_actions, mod.apply,
-                      lambda s: s.clone(), mod.is_terminal, n)
-    per = time_pairs(pairs, lambda s: s.clone(), mod.apply, repeat)
-    return per, memory_per_state(pairs[len(pairs) // 2][0], lambda s: s.clone())
+                      clone, mod.is_terminal, n)
+    return pairs, clone, mod.apply, memory_per_state(pairs[len(pairs) // 2][0], clone)
 
 
 def main(argv=None) -> int:
@@ -94,7 +98,6 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
-    baseline = None
     if (SHARED / "baseline").is_dir():
         sys.path.insert(0, str(SHARED))
     else:
@@ -103,15 +106,24 @@ def main(argv=None) -> int:
           f"{'baseline':>10} {'bytes':>8} {'ratio':>6}")
     for stem in args.games:
         players = GAMES[stem]
-        per, mem = interpreter_side(stem, players, args.positions, args.repeat)
-        line = f"{stem:22} {players:>7} {per * 1e6:>9.1f} us {mem:>12.0f}"
+        ours = interpreter_side(stem, players, args.positions)
+        theirs = None
         if (SHARED / "baseline").is_dir():
             baseline = importlib.import_module(f"baseline.{stem}")
             if hasattr(baseline, "State") and hasattr(baseline.State, "clone"):
-                bper, bmem = baseline_side(baseline, players, args.positions, args.repeat)
-                line += f" {bper * 1e6:>7.1f} us {bmem:>8.0f} {per / bper:>6.2f}"
-            else:
-                line += f" {'(no clone)':>10}"
+                theirs = baseline_side(baseline, players, args.positions)
+        times, base_times, ratios = [], [], []
+        for _ in range(args.repeat):  # the two alternate, pass by pass
+            times.append(time_pass(*ours[:3]))
+            if theirs is not None:
+                base_times.append(time_pass(*theirs[:3]))
+                ratios.append(times[-1] / base_times[-1])
+        line = f"{stem:22} {players:>7} {statistics.median(times) * 1e6:>9.1f} us {ours[3]:>12.0f}"
+        if theirs is not None:
+            line += (f" {statistics.median(base_times) * 1e6:>7.1f} us {theirs[3]:>8.0f} "
+                     f"{statistics.median(ratios):>6.2f}")
+        elif (SHARED / "baseline").is_dir():
+            line += f" {'(no clone)':>10}"
         print(line, flush=True)
     return 0
 
