@@ -538,3 +538,57 @@ def test_a_value_hoisted_out_of_the_innermost_loop_is_computed_only_if_the_loop_
     assert [st.action_text(a) for a in st.legal_actions()] == ["pick three of player 2"]  # (dealt from the top: three to player 2)
     source = game.generated_source()
     assert "if v1_d:" in source and "is not None else" not in source.split("def _enum")[-1].split("def ")[0]
+
+
+KINDS = '''
+game "kinds"
+players 2
+enum Kind: Hen, Dog, Fox
+card attributes: kind: Kind
+cards:
+  "hen" Hen * 3
+  "dog" Dog * 2
+  "fox" Fox
+zone deck: pile, public
+zone hand: pile, per player, owner
+zone yard: pile, public
+action hen(c in hand(me)) "hen {c}":
+  require c.kind == Hen
+  pass
+action dog(c in hand(me), d in yard) "dog {c} at {d}":
+  require c.kind == Dog
+  require d.kind == Hen
+  pass
+action fox(c in yard) "fox {c}":
+  require c.kind == Fox
+  pass
+action either(c in hand(me)) "either {c}":
+  require c.kind == Fox or c.kind == Dog
+  pass
+action again(c in hand(me)) "again {c}":
+  require c.kind == Hen
+  pass
+play:
+  turn 0:
+    choose hen, dog, fox, either, again
+  end game
+outcome(p):
+  score 0
+'''
+
+
+def test_the_actions_of_a_choice_that_each_want_one_kind_get_the_cards_of_that_kind(tmp_path):
+    # each looks its cards up in the pile's index by kind (copies once), the hand's and the
+    # yard's both indexed by the same attribute within one choice (the hand's again after the yard's)
+    path = tmp_path / "kinds.rules"
+    path.write_text(KINDS)
+    game = load(path)
+    st = game.new_state(1)
+    st.put(["dog", "hen", "hen", "dog"], "hand", 0)
+    st.put(["hen", "fox"], "yard")
+    assert st.legal_action_texts() == ["hen hen", "dog dog at hen", "fox fox", "either dog", "again hen"]
+    assert "_by_attr(" in game.generated_source()
+    st = game.new_state(1)
+    st.put(["fox"], "hand", 0)
+    st.put(["dog"], "yard")
+    assert st.legal_action_texts() == ["either fox"]
