@@ -283,29 +283,6 @@ def dedupe(st, cards):
     return out
 
 
-def by_attr(st, cards, table) -> dict:
-    """The cards of :func:`dedupe` (of ``cards``) by the value of one printed
-    attribute (its ``table``): {value: those cards, in the pile's order}.
-    Kept while a choice is searched, so that the actions of one choice which
-    each want the cards of one kind (``require c.kind == Dog``) look them up,
-    instead of each going through the pile."""
-    cache = st.m.domain_cache
-    if cache is not None:  # (kept under the table's id: the last pile indexed by it)
-        hit = cache.get(id(table))
-        if hit is not None and hit[0] is cards:
-            return hit[1]
-    index = {}
-    for c in dedupe(st, cards):
-        v = table[c]
-        if v in index:
-            index[v].append(c)
-        else:
-            index[v] = [c]
-    if cache is not None:
-        cache[id(table)] = (cards, index)
-    return index
-
-
 MAX_SUBSETS = 100_000  # a set choice offering more sets than this is a rule error
 
 
@@ -404,7 +381,7 @@ def mask_or(masks) -> int:
 # The names the generated source calls these by.
 GENERATED_NAMES = {
     "_sign": sign, "_inter": intersection, "_union": union, "_count": count, "_dedupe": dedupe,
-    "_by_attr": by_attr, "_stack": stack, "_stacks": stacks, "_lsal": least_sum_at_least, "_members": members_of,
+    "_stack": stack, "_stacks": stacks, "_lsal": least_sum_at_least, "_members": members_of,
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
     "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,

@@ -33,26 +33,6 @@ def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
     return src
 
 
-def indexed_domain(exprs: Expressions, has_copies: bool, param, nodes, ctx) -> tuple:
-    """(source of the values, the tests left) of a parameter whose first
-    test is a printed attribute of it against a constant (``c.kind ==
-    Dog``), over a pile told apart from its copies: the cards of that value,
-    from the pile's index by that attribute (:func:`.helpers.by_attr`,
-    shared by the actions of one choice), the first test then passed by
-    each.  Otherwise its domain and every test."""
-    slot, dom, _, sizes = param
-    first = nodes[0] if nodes else None
-    if (sizes is None and has_copies and exprs.t(dom) in ("pile", "stack", "list:card")
-            and isinstance(first, A.BinOp) and first.op == "==" and isinstance(first.left, A.Attr)
-            and first.left.name in exprs.g.card_attrs and isinstance(first.left.obj, A.Name)
-            and exprs.g.res.get(id(first.left.obj)) == ("slot", slot)):
-        value = exprs.constant(first.right)
-        if isinstance(value, int) and not isinstance(value, bool):
-            table = exprs.ns.ref(exprs.layout.card_attrs[first.left.name][0], "_t")
-            return f"_by_attr(st, {exprs.seq(dom, ctx)}, {table}).get({int(value)}, ())", nodes[1:]
-    return domain(exprs, has_copies, param, ctx), nodes
-
-
 def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     """Nested loops for one action.  ``plan``: params [(slot, domain
     node, high node or None, (min, max) size nodes of a set choice or None)], levels [[(kind, slot, node)]] for 0..k
@@ -141,17 +121,13 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     emit_level(levels[0], 4, "return")
     if len(params) == 1 and prefilters[0] and not levels[1] and 0 not in fixed:
         # one parameter, tested on its own: each value that passes is an action, at once
-        it, tests = indexed_domain(exprs, has_copies, params[0], prefilters[0], ctx)
-        lines.append(f"    for v0 in {it}:")
+        lines.append(f"    for v0 in {domain(exprs, has_copies, params[0], ctx)}:")
         saved = ctx.get(params[0][0])
         ctx[params[0][0]] = "v0"
-        pad = "        "
-        if tests:
-            lines.append(f"        if {' and '.join(expr(n, ctx) for n in tests)}:")
-            pad += "    "
+        lines.append(f"        if {' and '.join(expr(n, ctx) for n in prefilters[0])}:")
         if saved is None:
             del ctx[params[0][0]]
-        lines += [f"{pad}{left} -= 1", f"{pad}out.append((uid, v0))",
+        lines += [f"            {left} -= 1", "            out.append((uid, v0))",
                   f"    if {left} < 0:", f"        _wide({action_ref})"]
         return _finish(exprs, lines, name, action)
     # prefiltered domains (they depend on no other parameter)
@@ -162,19 +138,15 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         slot = params[i][0]
         d = f"d{i}"
         var = f"v{i}"
-        it, tests = indexed_domain(exprs, has_copies, params[i], nodes, ctx)
+        lines.append(f"    {d} = []")
+        lines.append(f"    for {var} in {domain(exprs, has_copies, params[i], ctx)}:")
         saved = ctx.get(slot)
         ctx[slot] = var
-        conds = " and ".join(expr(n, ctx) for n in tests)
+        conds = " and ".join(expr(n, ctx) for n in nodes)
         if saved is None:
             del ctx[slot]
-        if tests:
-            lines.append(f"    {d} = []")
-            lines.append(f"    for {var} in {it}:")
-            lines.append(f"        if {conds}:")
-            lines.append(f"            {d}.append({var})")
-        else:
-            lines.append(f"    {d} = list({it})")
+        lines.append(f"        if {conds}:")
+        lines.append(f"            {d}.append({var})")
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
