@@ -535,6 +535,7 @@ def test_a_value_hoisted_out_of_the_innermost_loop_is_computed_only_if_the_loop_
     path.write_text(EAGER)
     game = load(path)
     st = game.new_state(1)
-    assert [st.action_text(a) for a in st.legal_actions()] == ["pick three of player 2"]  # (dealt from the top: three to player 2)
-    source = game.generated_source()
-    assert "if v1_d:" in source and "is not None else" not in source.split("def _enum")[-1].split("def ")[0]
+    # (dealt from the top: "three" to player 2, "one" to player 3, whose 1 * 1 is too little)
+    assert [st.action_text(a) for a in st.legal_actions()] == ["pick three of player 2"]
+    search = game.generated_source().split("def _enum")[-1].split("def ")[0]
+    assert "if v1_d:" in search and "is not None else" not in search  # computed before the loop, read as it is
