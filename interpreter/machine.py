@@ -268,10 +268,19 @@ class Machine(MachineViews, MachineChecks):
                     return
         except RuleError as err:
             if err.span is None:
-                raise RuleError(err.message, code[st.pc][3]) from None
+                raise self.placed(st, err) from None
             raise
         except EVAL_ERRORS as err:
-            raise RuleError(_explain(err), code[st.pc][3]) from None
+            raise self.placed(st, err) from None
+
+    def placed(self, st: State, err) -> RuleError:
+        """A failure of a step of the flow as a rule error at that step's
+        line (``st.pc``): an error of an expression, or a rule error that has
+        no line of its own.  (Machine.run and an action's generated step.)"""
+        span = self.code[st.pc][3]
+        if isinstance(err, RuleError):
+            return RuleError(err.message, span)
+        return RuleError(_explain(err), span)
 
     def resolve_chance(self, st: State, outcome: int) -> None:
         op, a, b, span = self.code[st.pc]

@@ -70,8 +70,7 @@ def install(m, ns) -> None:
     # compiled once is kept for the next machine of the same rules: see source.Namespace)
     for obj in (m, rounds_exceeded, RuleError, EVAL_ERRORS, _explain):
         ns.ref(obj)
-    ns.ref(m.code, "_code")  # (the step functions place errors by it, and run the flow by fns)
-    ns.ref(fns, "_F")
+    ns.ref(fns, "_F")  # (the step functions run the flow by it)
     for op, a, _, span in code:
         ns.ref(span, "_s")
         if op in (EXEC, JF):
@@ -142,8 +141,7 @@ def generate_step(m, ns, sa):
     action, to run the VM and to forget."""
     name = f"_step{int(sa.uid)}"
     ad = sa.action
-    mach, code = ns.ref(m), ns.ref(m.code, "_code")
-    rule = ns.ref(RuleError)
+    mach, rule = ns.ref(m), ns.ref(RuleError)
     lines = [f"def {name}(st, action):", "    L = st.L"]
     cards = []  # (the card's local, its place's, its blind seats')
     if any(typ == "card" for _, typ, _ in ad.params):
@@ -180,10 +178,10 @@ def generate_step(m, ns, sa):
         lines.append(f"        {mach}.run(st, False)")
     lines += [f"    except {rule} as err:",  # placed as Machine.run places an error
               "        if err.span is None:",
-              f"            raise {rule}(err.message, {code}[st.pc][3]) from None",
+              f"            raise {mach}.placed(st, err) from None",
               "        raise",
               f"    except {ns.ref(EVAL_ERRORS)} as err:",
-              f"        raise {rule}({ns.ref(_explain)}(err), {code}[st.pc][3]) from None"]
+              f"        raise {mach}.placed(st, err) from None"]
     for c, z, b in cards:  # in the order of the parameters, as each forgetting changes what the next sees
         lines += [f"    if {b}:", f"        {mach}.forget_unseen(st, {c}, {z}, {b})"]
     return ns.define("\n".join(lines) + "\n", name)
