@@ -1,31 +1,26 @@
-"""Text -> AST.
+"""Text -> AST: the front end's entry points and its limits.
 
-The grammar (``grammar.lark``) is loaded once, LALR with the contextual lexer
-and an indentation post-lexer.  A separate transformer step turns the Lark
-tree into frozen AST nodes with spans; no Lark type leaves this module.
-Syntax errors become :class:`~rulelang.diagnostics.Diagnostic` objects.
+:func:`parse` and :func:`parse_expression` check the size of the text and
+hand it to :mod:`rulelang.lalr`, which loads the grammar (``grammar.lark``:
+LALR, the contextual lexer, an indentation post-lexer) and builds frozen AST
+nodes with spans (:mod:`rulelang.builder`); syntax errors come back as
+:class:`~rulelang.diagnostics.Diagnostic` objects, worded by
+:mod:`rulelang.syntax_errors`.  No Lark type leaves the front end.
 
-This module loads the grammar (with Lark's table cache) and drives a parse;
-the transformer is :mod:`rulelang.builder`, the wording of syntax errors
-:mod:`rulelang.syntax_errors`.
+:func:`parse_file` first looks in the parse cache (:mod:`rulelang.ast_cache`):
+a file parsed before, unchanged, is read back without loading Lark.  The
+keywords are read from the grammar's text, also without Lark.
 """
 
 from __future__ import annotations
 
-import functools
-import operator
 import re
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
-from lark.indenter import DedentError, Indenter
-
 from . import ast as A
-from .builder import _Builder, _BuildError
+from . import ast_cache
 from .checker.model import RESERVED as BUILTIN_NAMES
 from .diagnostics import Diagnostic, Span
-from .syntax_errors import _dedent_line, _glued_diagnostic, _syntax_diagnostic
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 
@@ -58,121 +53,9 @@ SOFT_KEYWORDS = frozenset({"deck", "from", "order", "score", "example", "expect"
 # refuses to redefine a built-in name (RL102).
 RESERVED_KEYWORDS = KEYWORDS - SOFT_KEYWORDS - BUILTIN_NAMES
 
-_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-
-
-class _LexError(Exception):
-    """A problem the post-lexer finds: too many tokens, or (with ``prev``) a
-    word glued to the one before it (``3times``, ``variable``)."""
-
-    def __init__(self, token, prev=None):
-        self.token = token
-        self.prev = prev
-
-
-class _RulesIndenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
-    # A name is lexed wherever a keyword may come: the contextual lexer tries
-    # the longest word, then takes it for the keyword only if it is one
-    # ("zonelot" is one unexpected word, not "zone" and "lot").
-    always_accept = ("_NL", "NAME")
-
-    def process(self, stream):
-        return super().process(self._words_apart(stream))
-
-    @staticmethod
-    def _words_apart(stream):
-        """The tokens, counted and checked: a word (keyword, name or number)
-        right after another, with no space, is an error.  A name takes every
-        letter and digit after it, but a number does not ("3times"), and nor
-        do the keywords the grammar writes as patterns ("var", "param",
-        "enters", "winners"), tried before names: "variable: int" would be
-        read as "var iable: int"."""
-        count, prev, prev_end = 0, None, -1
-        for tok in stream:
-            count += 1
-            if count > MAX_TOKENS:
-                raise _LexError(tok)
-            if tok.start_pos == prev_end and tok[:1] in _WORD_CHARS and prev[-1:] in _WORD_CHARS:
-                raise _LexError(tok, prev)
-            yield tok
-            prev, prev_end = tok, tok.end_pos
-
-    def handle_NL(self, token):
-        # Lark's DedentError does not say where: remember the badly indented line.
-        try:
-            yield from super().handle_NL(token)
-        except DedentError as err:
-            err.rules_pos = (token.end_line, token.end_column)
-            raise
-
-
 # Deeper trees are refused with a diagnostic: the transformer, the checker and
 # the compiler all recurse over the tree (real rules nest about 15 deep).
 MAX_NESTING = 100
-
-
-def _new_lark() -> Lark:
-    return Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        postlex=_RulesIndenter(),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "expr"],
-        cache=_cache_path(),
-    )
-
-
-@functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
-    lark = _new_lark()
-    _pass_chains_through(lark)
-    return lark
-
-
-def _pass_chains_through(lark: Lark) -> None:
-    """Make the reductions of the precedence chain (``?or_expr: and_expr``,
-    ``?and_expr: not_expr``, ... eleven of them under every atom) hand their
-    one child up as it is.  Lark's own callback for them builds nothing
-    either, but goes through three wrappers and recomputes the child's
-    positions: a third of the parse time.  The tree is the same (a test
-    compares it with Lark's)."""
-    callbacks = getattr(getattr(getattr(lark.parser, "parser", None), "parser", None), "callbacks", None)
-    if not isinstance(callbacks, dict):  # another Lark: keep its callbacks
-        return
-    first = operator.itemgetter(0)
-    for rule in list(callbacks):
-        expansion = getattr(rule, "expansion", ())
-        if (getattr(rule.options, "expand1", False) and not rule.alias and len(expansion) == 1
-                and not expansion[0].is_term and not expansion[0].name.startswith("_")):
-            callbacks[rule] = first
-
-
-def _cache_path():
-    """Where Lark keeps the built parser tables between runs (they take most
-    of a second to build); False (no cache) if the folder is not writable."""
-    import hashlib
-    import os
-    import tempfile
-
-    import lark
-
-    digest = hashlib.sha256(GRAMMAR_PATH.read_bytes() + lark.__version__.encode()).hexdigest()[:16]
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulelang"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = tempfile.NamedTemporaryFile(dir=folder, delete=True)
-        probe.close()
-    except OSError:
-        return False
-    return str(folder / f"grammar-{digest}.lark-cache")
 
 
 def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagnostic]]:
@@ -181,81 +64,22 @@ def parse(text: str, file: str = "<rules>") -> tuple[A.Module | None, list[Diagn
         return None, [_too_large(file)]
     if not text.endswith("\n"):
         text += "\n"
-    try:
-        tree = _lark().parse(text, start="start")
-    except _LexError as err:
-        return None, [_lex_diagnostic(file, err)]
-    except DedentError as err:
-        line, col = getattr(err, "rules_pos", None) or (_dedent_line(text, err), 1)
-        return None, [Diagnostic("RL002", "unindent does not match any outer indentation level",
-                                 Span(file, line, col, line, col + 1))]
-    except UnexpectedInput as err:
-        return None, [_syntax_diagnostic(file, text, err, _lark())]
-    except RecursionError:
-        return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
-    deep = _too_deep(file, tree)
-    if deep is not None:
-        return None, [deep]
-    try:
-        module = _Builder(file, RESERVED_KEYWORDS).transform(tree)
-    except _BuildError as err:
-        return None, [err.diagnostic]
-    except RecursionError:
-        return None, [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
-    return module, []
-
-
-def _too_deep(file: str, tree) -> Diagnostic | None:
-    """A diagnostic if the tree nests deeper than MAX_NESTING (walked without recursion)."""
-    stack = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_NESTING:
-            meta = node.meta
-            line, col = (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
-            return Diagnostic("RL001", f"expression nested too deeply (more than {MAX_NESTING} levels)",
-                              Span(file, line, col, line, col + 1))
-        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
-    return None
+    from .lalr import parse_text
+    return parse_text(text, file, "start")
 
 
 def parse_expression(text: str, file: str = "<expression>"):
     """Parse one expression (for tools and tests); returns (expr, diagnostics)."""
     text = " ".join(text.split("\n"))
-    too_deep = [Diagnostic("RL001", "expression nested too deeply", Span(file, 1, 1, 1, 2))]
     if len(text) > MAX_SOURCE_CHARS:
         return None, [_too_large(file)]
-    try:
-        tree = _lark().parse(text, start="expr")
-    except _LexError as err:
-        return None, [_lex_diagnostic(file, err)]
-    except UnexpectedInput as err:
-        return None, [_syntax_diagnostic(file, text, err, _lark())]
-    except RecursionError:
-        return None, too_deep
-    # as in parse(): refuse a tree the recursive transformer (and the checker) cannot walk
-    deep = _too_deep(file, tree)
-    if deep is not None:
-        return None, [deep]
-    try:
-        return _Builder(file, RESERVED_KEYWORDS).transform(tree), []
-    except _BuildError as err:
-        return None, [err.diagnostic]
-    except RecursionError:
-        return None, too_deep
+    from .lalr import parse_text
+    return parse_text(text, file, "expr")
 
 
 def _too_large(file: str) -> Diagnostic:
     return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_SOURCE_CHARS:,} "
                       "characters", Span(file, 1, 1, 1, 2))
-
-
-def _lex_diagnostic(file: str, err: _LexError) -> Diagnostic:
-    tok, prev = err.token, err.prev
-    if prev is None:
-        return Diagnostic("RL004", f"the file is too large: a rules file may have at most {MAX_TOKENS:,} tokens "
-                          "(words, numbers and symbols)", Span(file, tok.line, tok.column, tok.line, tok.column + 1))
-    return _glued_diagnostic(file, prev, tok)
 
 
 def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:
@@ -275,8 +99,15 @@ def parse_file(path) -> tuple[A.Module | None, list[Diagnostic], str]:
     except OSError as err:
         return None, [Diagnostic("RL003", f"cannot read the file: {err.strerror or err}",
                                  Span(str(path), 1, 1, 1, 2))], ""
-    module, diags = parse(text, str(path))
+    name = str(path)
+    limits = (MAX_SOURCE_CHARS, MAX_TOKENS, MAX_NESTING)
+    module = ast_cache.load(name, text, limits)
+    if module is not None:
+        return module, [], text
+    module, diags = parse(text, name)
+    if module is not None and not diags:
+        ast_cache.store(name, text, limits, module)
     return module, diags, text
 
 
-__all__ = ["parse", "parse_file", "Token", "Tree"]
+__all__ = ["parse", "parse_file", "parse_expression", "KEYWORDS", "SOFT_KEYWORDS", "RESERVED_KEYWORDS"]
