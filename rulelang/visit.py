@@ -5,21 +5,41 @@ Shared by the checker and the compiler; depends on nothing but attrs nodes.
 
 from __future__ import annotations
 
+_FIELDS = {}  # node class -> the names of its fields, less the span (read once per class)
 
-def children(e):
-    """The AST nodes directly inside ``e`` (lists and tuples looked through)."""
+
+def _fields(cls) -> tuple:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in getattr(cls, "__attrs_attrs__", ()) if f.name != "span")
+    return names
+
+
+def _flatten(v, out) -> None:
+    """Append to ``out`` what lists and tuples ``v`` hold, looked through."""
+    for x in v:
+        if isinstance(x, (tuple, list)):
+            _flatten(x, out)
+        else:
+            out.append(x)
+
+
+def children(e) -> list:
+    """What is directly inside ``e``, in the order of its fields: each field
+    that is a node, and what a field that is a list or tuple holds (looked
+    through, nodes or not); the items of ``e`` itself if it is a list or
+    tuple."""
+    out = []
     if isinstance(e, (tuple, list)):
-        for x in e:
-            yield from children(x) if isinstance(x, (tuple, list)) else (x,)
-        return
-    for f in getattr(e, "__attrs_attrs__", ()):
-        if f.name == "span":
-            continue
-        v = getattr(e, f.name)
+        _flatten(e, out)
+        return out
+    for name in _fields(type(e)):
+        v = getattr(e, name)
         if isinstance(v, (tuple, list)):
-            yield from children(v)
+            _flatten(v, out)
         elif hasattr(v, "__attrs_attrs__"):
-            yield v
+            out.append(v)
+    return out
 
 
 def walk(e):
