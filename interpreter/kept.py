@@ -15,6 +15,7 @@ compares against is a :class:`Kept`, one per game.
 
 from __future__ import annotations
 
+import re
 from itertools import compress
 from operator import itemgetter, ne
 
@@ -44,6 +45,7 @@ class KeptPlan:
         stride = m.stride
         stacks = set(m.stack_instances)
         entries = []  # (function, places, card vars, cells: 0 none, 1 its places' cards, 2 any card's)
+        self.inline = {}  # entry -> (seat slot, seat, source of its body at that seat) where it has one
         self.by_stack = {}  # entry -> a function of (state, stack index) for the stacks of its one place
         variables = []  # for each entry, the indices in V of the variables it reads
         for (f, _, _), reads, seats, stacked, var in zip(m.invariants, m.invariant_reads, m.invariant_seats,
@@ -56,6 +58,9 @@ class KeptPlan:
                     places = shared + tuple(z * stride + q for z in own)
                     if stacked is not None:
                         self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
+                    written = _seat_source(body, slot, q, n)
+                    if written is not None:
+                        self.inline[len(entries)] = written
                     entries.append((_at_seat(body, slot, q), places, card_vars, cells))
             elif reads is not None:
                 places = reads[0]
@@ -88,6 +93,12 @@ class KeptPlan:
         self.ncards = len(m.card_names)
         # the invariants that are not kept (they read more, or cost less than comparing): every time
         self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None]
+        # the check is written in the namespace of the rules' own code, where the
+        # source of their expressions can be written inline (no call per invariant)
+        self.namespace = getattr(m, "namespace", None)
+        self.n = n
+        if self.namespace is None:
+            self.inline = {}
         self.later = _generate(self, entries, variables)
 
     def first(self, st, kept: Kept) -> bool:
@@ -130,7 +141,7 @@ def _generate(plan: KeptPlan, entries, variables):
     changed (a row of stacks: the stacks that changed), then only what
     changed copied.  Built, like the rules' own code, from generated names
     and numbers alone (see :mod:`interpreter.compiler.source`)."""
-    ns = Namespace()
+    ns = plan.namespace if plan.namespace is not None else Namespace()
     fail = ns.ref(_fail, "_f")
     functions, by_stack = ns.ref(plan.functions, "_F"), ns.ref(plan.by_stack, "_B")  # read when called
     at = {j: k for k, j in enumerate(plan.watched)}
@@ -139,7 +150,7 @@ def _generate(plan: KeptPlan, entries, variables):
              f"  return {ns.ref(plan.first, '_h')}(st, kept)"]
     if plan.each:  # evaluated at every check
         lines += [f" st.m.work_left = {int(MAX_WORK)}", " try:"]
-        lines += [f"  if not {ns.ref(f)}(st):\n   return False" for f in plan.each]
+        lines += [f"  if not {_source(ns, f, plan.namespace, plan.n)}:\n   return False" for f in plan.each]
         lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", "  return False"]
     lines.append(" Z = st.Z")
     changed = []  # the names of the flags: this read changed
@@ -179,6 +190,10 @@ def _generate(plan: KeptPlan, entries, variables):
                           "  else:"] + [" " + line for line in each]
             else:
                 lines += each
+        elif (whole or own) and i in plan.inline:  # the body written out, at its seat
+            slot, seat, body = plan.inline[i]
+            lines += [f"  if {' or '.join(own + whole)}:", f"   st.L[{int(slot)}] = {int(seat)}",
+                      f"   if not {body}:", f"    return {fail}(kept)"]
         elif whole or own:
             lines += [f"  if ({' or '.join(own + whole)}) and not {name}(st):", f"   return {fail}(kept)"]
     if lines[-1] == " try:":  # nothing to evaluate again (a plan with no entries)
@@ -197,6 +212,29 @@ def _generate(plan: KeptPlan, entries, variables):
         lines += [f" if {flag}:", f"  kept.{name} = st.{name}.copy()"]
     lines.append(" return True")
     return ns.define("\n".join(lines) + "\n", "_later")
+
+
+_PLAYERS = re.compile(r"\bst\.n\b")  # the number of players, in generated source
+
+
+def _source(ns, f, inline, n) -> str:
+    """A call of expression function ``f``, or (written in the rules' own
+    namespace) its source, with the plan's number of players ``n`` written in."""
+    kind = getattr(f, "flow", None)
+    if inline is not None and kind is not None and kind[0] == "expr":
+        return "(" + _PLAYERS.sub(f"({int(n)})", kind[1]) + ")"
+    return f"{ns.ref(f)}(st)"
+
+
+def _seat_source(body, slot, seat, n):
+    """(slot, seat, the source of ``body`` with ``seat`` for the value of the
+    seat's slot and ``n`` for the number of players) if ``body`` has a
+    source, else None.  The slot is set too, for what the body calls."""
+    kind = getattr(body, "flow", None)
+    if kind is None or kind[0] != "expr":
+        return None
+    src = _PLAYERS.sub(f"({int(n)})", kind[1].replace(f"st.L[{int(slot)}]", f"({int(seat)})"))
+    return slot, seat, f"({src})"
 
 
 def _fail(kept) -> bool:

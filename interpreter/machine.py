@@ -106,6 +106,7 @@ class Machine(MachineViews, MachineChecks):
         self._start_cache = {}  # (player count, cards in play) -> the first loc and K (see new_state)
         self.cvar_bases = []
         self.generated_sources = []
+        self.namespace = None  # the generated code's Namespace (the fuzzer's invariant check is written in it)
         self.cvar_initial = ()
         self.flow_slots = ()
         # No while loop anywhere: every other loop (for, repeat, a deal, the

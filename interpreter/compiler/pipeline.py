@@ -118,6 +118,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         for item in g.achievements.items:
             m.achievements.append((item.text, exprs.fn(item.cond), item.span))
     m.generated_sources = exprs.ns.sources
+    m.namespace = exprs.ns
     return m
 
 

@@ -4,6 +4,8 @@ invariant reads, and that a skipped check never hides a breach."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import rulelang
@@ -11,6 +13,8 @@ from interpreter import load
 from interpreter.compiler.reads import nesting, seat_split, stack_split, variables_read, zone_reads
 from interpreter.fuzz import fuzz
 from interpreter.kept import Kept
+
+ROOT = Path(__file__).resolve().parents[2]
 
 GAME = """\
 game "Reads"
@@ -97,8 +101,11 @@ def test_a_breach_is_found_though_the_places_were_the_same_before(tmp_path):
 
 
 def counted(state, kept):
-    """The kept invariants' functions, each wrapped to count its calls (a list of counts)."""
+    """The kept invariants' functions, each wrapped to count its calls (a list of counts).
+    The check is written to call them (not with their source inline, as it is
+    by default: test_the_inline_check_agrees_with_the_calls shows the two agree)."""
     m = state.m
+    m.namespace = None
     assert m.invariants_hold(state, kept)
     plan = m.holds_for(state.n).plan
     calls = [0] * len(plan.functions)
@@ -439,3 +446,42 @@ def test_a_stack_that_grows_too_long_is_found(tmp_path):
     state.apply_text("grow 1")  # its third card
     assert not state.m.invariants_hold(state, kept)
     assert [msg for msg, _ in state.m.broken_invariants(state, declared_only=True)] == ["no row is too long"]
+
+
+def test_the_inline_check_agrees_with_the_calls(tmp_path):
+    """The fuzzer's check writes an invariant's source inline (each one's, and
+    the body of one split by seat at each seat, with the seat and the number
+    of players written in): at every step of random games, the same verdict
+    as the check that calls their functions, invariants broken included."""
+    import random
+
+    path = tmp_path / "reads.rules"
+    # a limit the games reach: some steps break it, the check starts again after them
+    path.write_text(GAME.replace("held(p) <= 3 for p", "held(p) <= 1 for p"))
+    games = [path] + sorted((ROOT / "games").glob("*.rules"))
+    for game in games:
+        inline, calls = (load(game, check_invariants=True) for _ in range(2))
+        for n in range(inline.min_players, min(inline.max_players, 4) + 1):
+            calls.machine.namespace = None
+            checks = [g.machine.holds_for(n) for g in (inline, calls)]
+            source = "\n".join(s for s in inline.machine.generated_sources if s.startswith("def _later"))
+            seats = [i for i, e in enumerate(inline.machine.invariant_seats) if e is not None]
+            if seats:
+                assert source and "st.L[" in source  # a seat's body written out, not called
+            verdicts = {True: 0, False: 0}
+            for seed in range(3):
+                states = [g.new_state(seed, n) for g in (inline, calls)]
+                kept = [Kept(), Kept()]
+                rng = random.Random(seed)
+                steps = 0
+                while not states[0].is_terminal and steps < 300:
+                    got = [check(st, k) for check, st, k in zip(checks, states, kept)]
+                    assert got[0] == got[1], (game.name, n, seed, steps)
+                    verdicts[got[0]] += 1
+                    legal = states[0].legal_actions()
+                    a = legal[rng.randrange(len(legal))]
+                    for st in states:
+                        st.apply(a)
+                    steps += 1
+            if game == path:
+                assert verdicts[False] and verdicts[True]  # both verdicts were compared
