@@ -17,6 +17,11 @@ cannot be written, or when ``RULELANG_NO_CACHE`` is set to anything but
 an empty string.  At most :data:`MAX_ENTRIES` files are kept: a store beyond
 that removes the oldest half.  Only :func:`rulelang.parser.parse_file` uses
 the cache; a text an editor holds (the language server) is parsed every time.
+
+The entries are pickles, read only from that folder of the user's own, as
+Python's bytecode caches and Lark's table cache are: a rules file is still
+just text, and sharing one shares no cache.  (A pickle from anywhere else
+must never be put there: loading a pickle can run code.)
 """
 
 from __future__ import annotations
