@@ -1,7 +1,9 @@
 """The fuzzer's speed against plain random playouts, side by side in one process.
 
 For each game in games/ and each player count, this alternates two runs and
-reports the median actions per second of each and their ratio:
+reports the median actions per second of each, and the median (and range)
+of the ratios of each fuzz run to the mean of the simulate runs just before
+and after it (a noisy machine moves the pair alike):
 
   simulate   random games as ``rulerun simulate`` plays them (no checks)
   fuzz       ``interpreter.fuzz.fuzz`` with its default checks on (position
@@ -64,22 +66,29 @@ def main(argv=None) -> int:
                     help="player counts (default: every count of each game; counts a game does not allow are skipped)")
     ap.add_argument("--draw", action="store_true", help="let the fuzzer draw options and parameters, as by default")
     args = ap.parse_args(argv)
-    print(f"{'game':22} {'players':>7} {'simulate/s':>11} {'fuzz/s':>9} {'ratio':>6}  findings")
+    print(f"{'game':22} {'players':>7} {'simulate/s':>11} {'fuzz/s':>9} {'ratio':>6} {'range':>9}  findings")
     for name in args.games:
         path = ROOT / "games" / f"{name}.rules"
         game = load(path)
         counts = [n for n in args.players or range(game.min_players, game.max_players + 1)
                   if game.min_players <= n <= game.max_players]  # counts the game does not allow: skipped
         for n in counts:
-            sims, fuzzes, kinds = [], [], set()
+            sims, fuzzes, ratios, kinds = [], [], [], set()
+            before = simulate_speed(game, n, args.sim_games, 0)
             for r in range(args.repeat):
-                sims.append(simulate_speed(game, n, args.sim_games, 1000 * r))
                 speed, found = fuzz_speed(path, n, args.examples, r, args.draw)
+                after = simulate_speed(game, n, args.sim_games, 1000 * (r + 1))
+                # each fuzz run between two simulate runs: its ratio to their mean, so
+                # that a machine slowing down or speeding up moves both sides alike
+                ratios.append(speed / ((before + after) / 2))
+                sims.append(after)
                 fuzzes.append(speed)
                 kinds.update(found)
+                before = after
             s, f = statistics.median(sims), statistics.median(fuzzes)
-            print(f"{name:22} {n:>7} {s:>11.0f} {f:>9.0f} {f / s:>6.2f}  {', '.join(sorted(kinds)) or '-'}",
-                  flush=True)
+            spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+            print(f"{name:22} {n:>7} {s:>11.0f} {f:>9.0f} {statistics.median(ratios):>6.2f} {spread:>9}  "
+                  f"{', '.join(sorted(kinds)) or '-'}", flush=True)
     return 0
 
 
