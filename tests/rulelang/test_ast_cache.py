@@ -164,3 +164,91 @@ def test_a_check_of_a_cached_file_does_not_load_lark(tmp_path):
         assert "hens.rules: ok" in run.stdout
     assert "LOADED ['lark', 'rulelang.lalr', 'rulelang.builder']" in runs[0].stdout
     assert "LOADED []" in runs[1].stdout
+
+
+def test_every_module_of_the_front_end_is_in_the_key(cache):
+    """A change to any module of the package (here the builder's spans and
+    the names a declaration may not take, which live outside the parser)
+    changes the digest, and a process that saw the old files stores nothing."""
+    import rulelang
+    here = Path(rulelang.__file__).parent
+    before = ast_cache._front_digest()
+    for name in ("syntax_errors.py", "checker/model.py", "grammar.lark"):
+        path = here / name
+        info = path.stat()
+        try:
+            os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + 10**9))
+            assert ast_cache._digest_now() != before, name
+        finally:
+            os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert ast_cache._digest_now() == before
+
+
+def test_nothing_is_stored_once_the_front_end_changed_under_the_process(cache, tmp_path, monkeypatch):
+    folder, parses = cache
+    path = tmp_path / "g.rules"
+    path.write_text(HENS.read_text(encoding="utf-8"), encoding="utf-8")
+    ast_cache._front_digest()  # what this process saw first
+    monkeypatch.setattr(ast_cache, "_digest_now", lambda: b"the files changed since")
+    assert parser.parse_file(path)[1] == []
+    assert entries(folder) == []
+
+
+def test_the_cache_folder_must_be_the_users_own(tmp_path, monkeypatch):
+    monkeypatch.setattr(ast_cache, "_state", {})
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # ignored, as the XDG rules say
+    assert ast_cache.cache_folder() == tmp_path / "home" / ".cache" / "rulelang"
+    assert not (tmp_path / "relative").exists()
+    shared = tmp_path / "shared"
+    (shared / "rulelang").mkdir(parents=True)
+    os.chmod(shared / "rulelang", 0o777)  # others could put a pickle there
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+    monkeypatch.setattr(ast_cache, "_state", {})
+    assert ast_cache.cache_folder() is None
+    monkeypatch.setattr(ast_cache, "_state", {})
+    monkeypatch.delenv("XDG_CACHE_HOME")
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert ast_cache.cache_folder() is None
+    module, diags, _ = parser.parse_file(HENS)  # and the parser's own table cache goes without
+    assert module is not None and diags == []
+
+
+def test_an_entry_that_cannot_be_written_is_no_error(cache, tmp_path, monkeypatch):
+    folder, _ = cache
+    path = tmp_path / "g.rules"
+    path.write_text(HENS.read_text(encoding="utf-8"), encoding="utf-8")
+
+    def unpicklable(*args, **kwargs):
+        raise TypeError("cannot pickle this")
+    monkeypatch.setattr(ast_cache.pickle, "dumps", unpicklable)
+    module, diags, _ = parser.parse_file(path)
+    assert module is not None and diags == [] and entries(folder) == []
+
+
+def test_a_hit_keeps_an_entry_and_a_stale_temporary_file_goes(cache, tmp_path, monkeypatch):
+    folder, parses = cache
+    monkeypatch.setattr(ast_cache, "MAX_ENTRIES", 4)
+    text = HENS.read_text(encoding="utf-8")
+    paths = [tmp_path / f"g{i}.rules" for i in range(5)]
+    for i, path in enumerate(paths[:4]):
+        path.write_text(text, encoding="utf-8")
+        parser.parse_file(path)
+        newest = max(folder.glob("ast-*.pickle"), key=lambda p: p.stat().st_mtime_ns)
+        os.utime(newest, ns=((i + 1) * 10**9,) * 2)
+    left = folder / "ast-left.pickle.1.2.tmp"  # a run stopped while writing it
+    left.write_bytes(b"half")
+    os.utime(left, ns=(10**9, 10**9))
+    parser.parse_file(paths[0])  # the oldest entry is read again: now the most recently used
+    assert len(parses) == 4
+    paths[4].write_text(text, encoding="utf-8")
+    parser.parse_file(paths[4])  # a fifth entry: the three least recently used go
+    assert not left.exists() and len(entries(folder)) == 2
+    parser.parse_file(paths[0])
+    assert len(parses) == 5  # kept
+    parser.parse_file(paths[1])
+    assert len(parses) == 6  # removed
