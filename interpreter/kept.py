@@ -45,6 +45,10 @@ class KeptPlan:
         stride = m.stride
         stacks = set(m.stack_instances)
         entries = []  # (function, places, card vars, cells: 0 none, 1 its places' cards, 2 any card's)
+        # the check is written in the namespace of the rules' own code, where the
+        # source of their expressions can be written inline (no call per invariant)
+        self.namespace = getattr(m, "namespace", None)
+        self.n = n
         self.inline = {}  # entry -> (seat slot, seat, source of its body at that seat) where it has one
         self.by_stack = {}  # entry -> a function of (state, stack index) for the stacks of its one place
         variables = []  # for each entry, the indices in V of the variables it reads
@@ -58,9 +62,9 @@ class KeptPlan:
                     places = shared + tuple(z * stride + q for z in own)
                     if stacked is not None:
                         self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
-                    written = _seat_source(body, slot, q, n)
+                    written = _written(body, n, slot, q) if self.namespace is not None else None
                     if written is not None:
-                        self.inline[len(entries)] = written
+                        self.inline[len(entries)] = (slot, q, written)
                     entries.append((_at_seat(body, slot, q), places, card_vars, cells))
             elif reads is not None:
                 places = reads[0]
@@ -93,12 +97,6 @@ class KeptPlan:
         self.ncards = len(m.card_names)
         # the invariants that are not kept (they read more, or cost less than comparing): every time
         self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None]
-        # the check is written in the namespace of the rules' own code, where the
-        # source of their expressions can be written inline (no call per invariant)
-        self.namespace = getattr(m, "namespace", None)
-        self.n = n
-        if self.namespace is None:
-            self.inline = {}
         self.later = _generate(self, entries, variables)
 
     def first(self, st, kept: Kept) -> bool:
@@ -150,7 +148,9 @@ def _generate(plan: KeptPlan, entries, variables):
              f"  return {ns.ref(plan.first, '_h')}(st, kept)"]
     if plan.each:  # evaluated at every check
         lines += [f" st.m.work_left = {int(MAX_WORK)}", " try:"]
-        lines += [f"  if not {_source(ns, f, plan.namespace, plan.n)}:\n   return False" for f in plan.each]
+        for f in plan.each:
+            written = _written(f, plan.n) if plan.namespace is not None else None
+            lines += [f"  if not {written or ns.ref(f) + '(st)'}:", "   return False"]
         lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", "  return False"]
     lines.append(" Z = st.Z")
     changed = []  # the names of the flags: this read changed
@@ -217,24 +217,16 @@ def _generate(plan: KeptPlan, entries, variables):
 _PLAYERS = re.compile(r"\bst\.n\b")  # the number of players, in generated source
 
 
-def _source(ns, f, inline, n) -> str:
-    """A call of expression function ``f``, or (written in the rules' own
-    namespace) its source, with the plan's number of players ``n`` written in."""
+def _written(f, n, slot=None, seat=None):
+    """The source of expression function ``f`` with ``n`` written in for
+    the number of players (and ``seat`` for the value of the seat's slot
+    ``slot``: the caller sets the slot too, for what the source calls), or
+    None if ``f`` has no source."""
     kind = getattr(f, "flow", None)
-    if inline is not None and kind is not None and kind[0] == "expr":
-        return "(" + _PLAYERS.sub(f"({int(n)})", kind[1]) + ")"
-    return f"{ns.ref(f)}(st)"
-
-
-def _seat_source(body, slot, seat, n):
-    """(slot, seat, the source of ``body`` with ``seat`` for the value of the
-    seat's slot and ``n`` for the number of players) if ``body`` has a
-    source, else None.  The slot is set too, for what the body calls."""
-    kind = getattr(body, "flow", None)
     if kind is None or kind[0] != "expr":
         return None
-    src = _PLAYERS.sub(f"({int(n)})", kind[1].replace(f"st.L[{int(slot)}]", f"({int(seat)})"))
-    return slot, seat, f"({src})"
+    src = kind[1] if slot is None else kind[1].replace(f"st.L[{int(slot)}]", f"({int(seat)})")
+    return "(" + _PLAYERS.sub(f"({int(n)})", src) + ")"
 
 
 def _fail(kept) -> bool:

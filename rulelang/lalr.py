@@ -118,7 +118,8 @@ def _pass_chains_through(lark: Lark) -> None:
 
 def _cache_path():
     """Where Lark keeps the built parser tables between runs (they take most
-    of a second to build); False (no cache) if the folder is not writable."""
+    of a second to build); False (no cache) without a cache folder
+    (:func:`rulelang.ast_cache.cache_folder`: writable, the user's own)."""
     import hashlib
 
     import lark
