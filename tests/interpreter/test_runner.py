@@ -309,6 +309,23 @@ def test_help_does_not_load_the_parser():
     assert "HEAVY []" in out
 
 
+def test_the_console_script_keeps_regex_out_and_a_library_does_not(tmp_path):
+    """``rulerun`` blocks the optional ``regex`` module in its own process
+    (Lark then goes without it); a program that imports rulelang does not."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(ROOT), RULELANG_NO_CACHE="1")
+    script = ("import sys\nfrom interpreter.cli import main\n"
+              f"try:\n    main(['check', {str(ROOT / 'games' / 'hens.rules')!r}])\nexcept SystemExit:\n    pass\n"
+              "print('REGEX', 'regex' in sys.modules and sys.modules['regex'] is None, 'lark' in sys.modules)")
+    library = ("import sys, rulelang\n"
+               f"rulelang.check_file({str(ROOT / 'games' / 'hens.rules')!r})\n"
+               "print('REGEX', 'regex' in sys.modules and sys.modules['regex'] is None, 'lark' in sys.modules)")
+    out = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+           for code in (script, library)]
+    assert out[0].returncode == 0 and "hens.rules: ok" in out[0].stdout, out[0].stderr
+    assert "REGEX True True" in out[0].stdout
+    assert out[1].returncode == 0 and "REGEX False True" in out[1].stdout, out[1].stderr
+
+
 def test_a_mistyped_command_is_answered_with_the_nearest_one():
     result = CliRunner().invoke(cli, ["simulat", "games/emu_ranchers.rules"])
     assert result.exit_code == 2

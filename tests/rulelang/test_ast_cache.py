@@ -252,3 +252,4 @@ def test_a_hit_keeps_an_entry_and_a_stale_temporary_file_goes(cache, tmp_path, m
     assert len(parses) == 5  # kept
     parser.parse_file(paths[1])
     assert len(parses) == 6  # removed
+
