@@ -11,6 +11,7 @@ from ..machine import Machine
 from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, take_card
 from .expressions import Expressions
 from .grids import frontier
+from .source import lit
 
 
 def landing(st, d, is_stack: bool):
@@ -63,24 +64,20 @@ def move(s, exprs: Expressions, m: Machine):
         return move_to_cell(exprs.fn(s.at), what, dest, take, land, m, s.dest)
 
     if wt == "card":
-        def move_card(st):
-            c = what(st)
-            take(st, c)
-            put_all(st, (c,))
-        # fast path: one card to the top of a pile
-        if where == "top" and dt == "pile" and not track:
-            def move_card_fast(st):
+        if where == "top" and dt == "pile" and not track:  # the common case, for the VM
+            def move_card(st):
                 c = what(st)
                 take(st, c)
                 d = dest(st)
                 st.Z[d].append(c)
                 st.loc[c] = d
                 st.K[c] |= st.vis[d]
-            # the same steps as source, written inline where the flow is generated (fusion, flowgen)
-            move_card_fast.source = one_card_source(exprs, s, stack_zone)
-            move_card_fast.flow = ("block", tuple(in_try(exprs, move_card_fast.source, s.span)))
-            return move_card_fast
-        return move_card
+        else:
+            def move_card(st):
+                c = what(st)
+                take(st, c)
+                put_all(st, (c,))
+        return with_source(move_card, exprs, one_card_source(exprs, s, stack_zone, dt, track), s.span)
 
     if wt == "stack":
         def move_stack(st):
@@ -112,9 +109,11 @@ def move(s, exprs: Expressions, m: Machine):
     return move_list
 
 
-def one_card_source(exprs: Expressions, s, stack_zone) -> list:
-    """Source lines of ``move CARD to PILE`` (to its top, no face kept),
-    as move_card_fast does it; ``_c``, ``_i`` and ``_d`` are its locals."""
+def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool) -> list:
+    """Source lines of ``move CARD to ...`` (anywhere but a grid's cell), as
+    move_card does it: take the card from where it lies, then work out the
+    destination and land it there; ``_c``, ``_i``, ``_d`` and ``_p`` are its
+    locals."""
     ns = exprs.ns
     lines = [f"_c = {exprs.expr(s.what, {})}", "_i = st.loc[_c]"]
     if stack_zone:  # the card may lie in a stack
@@ -123,8 +122,30 @@ def one_card_source(exprs: Expressions, s, stack_zone) -> list:
                   "    st.Z[_i].remove(_c)"]
     else:
         lines.append("st.Z[_i].remove(_c)")
-    return lines + [f"_d = {exprs.expr(s.dest, {})}", "st.Z[_d].append(_c)", "st.loc[_c] = _d",
-                    "st.K[_c] |= st.vis[_d]"]
+    lines.append(f"_d = {exprs.expr(s.dest, {})}")
+    if s.where == "new_stack":
+        lines.append("st.Z[_d].append([_c])")
+    else:
+        if dt == "stack":  # an encoded stack: its row's instance, and its cards
+            lines += [f"_p = st.Z[_d >> {STACK_SHIFT}][_d & {STACK_MASK}]", f"_d >>= {STACK_SHIFT}"]
+            pile = "_p"
+        else:
+            pile = "st.Z[_d]"
+        lines.append(f"{pile}.append(_c)" if s.where == "top" else f"{pile}.insert(0, _c)")
+    lines.append("st.loc[_c] = _d")
+    if not s.face_down:
+        lines.append("st.K[_c] |= st.vis[_d]")
+    if track:
+        lines.append(f"st.F[_c] = {lit(s.face_down)}")
+    return lines
+
+
+def with_source(f, exprs: Expressions, lines, span):
+    """``f`` with the same steps as source ``lines``, to be written inline
+    where the flow is generated (fusion, flowgen); a failure names ``span``."""
+    f.source = lines
+    f.flow = ("block", tuple(in_try(exprs, lines, span)))
+    return f
 
 
 def in_try(exprs: Expressions, lines, span) -> list:
