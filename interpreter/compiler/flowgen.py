@@ -42,6 +42,8 @@ legal actions of a choice, each offered action's search in turn
 
 from __future__ import annotations
 
+import re
+
 from ..checks import EVAL_ERRORS, _explain
 from ..machine import _went_round as rounds_exceeded
 from .. import machine as vm
@@ -193,6 +195,17 @@ def generate(m, ns, start: int):
     return ns.define(f"def {name}(st):\n" + "\n".join(body) + "\n", name)
 
 
+_STATE_SLOT = re.compile(r"(?<![A-Za-z0-9_.])st\.L\[")
+
+
+def local_slots(line: str) -> str:
+    """``line`` reading the state's slots through the function's local ``L``
+    (bound to ``st.L``, which no step replaces) instead of ``st.L``; a line
+    with a comprehension is left as it is (its own scope would make ``L``
+    a cell of the whole function)."""
+    return line if " for " in line else _STATE_SLOT.sub("L[", line)
+
+
 def _plain_loop(code, top: int, exit_: int) -> bool:
     """Is [top, exit_) a loop (JF at ``top`` to ``exit_``, JMP back to ``top``
     last) whose body has no decision, chance step or end, and no jump out?"""
@@ -225,7 +238,7 @@ class _Writer:
         self.region(start, None, frozenset(), 2, frozenset())
         head = ["    L = st.L", f"    p = {int(start)}", "    try:"]
         tail = ["    except BaseException:", "        st.pc = p", "        raise"]
-        return head + self.lines + tail
+        return head + [local_slots(line) for line in self.lines] + tail
 
     # ------------------------------------------------------------ steps
     def call(self, depth, pc, f):
