@@ -292,9 +292,11 @@ class Machine(MachineViews, MachineChecks):
         """A card chosen by name from place ``inst``, where the seats in
         ``blind`` could not see it, that is still out of their sight, could
         have been any card of that place: they forget where each of those
-        cards is (unless they see it now).  Called by an action's step
-        (:func:`interpreter.compiler.flowgen.generate_step`) once its flow
-        has stopped, card by card in the order of the parameters."""
+        cards is (unless they see it now).  An action's step
+        (:func:`interpreter.compiler.flowgen.generate_step`) does this once
+        its flow has stopped, card by card in the order of the parameters,
+        written inline (:func:`~interpreter.compiler.flowgen.forget_source`);
+        this method is the plain version, which a test holds it to."""
         K = st.K
         down = st.F if self.face_down else None  # who sees a card where it lies: nobody, face down
         blind &= ~(0 if down is not None and down[card] else st.vis[st.loc[card]])

@@ -185,8 +185,28 @@ def generate_step(m, ns, sa):
               f"    except {ns.ref(EVAL_ERRORS)} as err:",
               f"        raise {mach}.placed(st, err) from None"]
     for c, z, b in cards:  # in the order of the parameters, as each forgetting changes what the next sees
-        lines += [f"    if {b}:", f"        {mach}.forget_unseen(st, {c}, {z}, {b})"]
+        lines += [f"    if {b}:"] + [f"        {line}" for line in forget_source(m, ns, c, z, b)]
     return ns.define("\n".join(lines) + "\n", name)
+
+
+def forget_source(m, ns, c: str, z: str, b: str) -> list:
+    """Source lines of :meth:`Machine.forget_unseen` for card ``c`` chosen
+    from place ``z`` by a player the seats ``b`` could not see (names of
+    the step's locals), written for this machine: whether it lays cards
+    face down and keeps stacks is known here, not asked card by card.
+    Since the seats ``b`` do not see ``z``, each card left there, face
+    down or not, is forgotten by all of them."""
+    seen = f"(0 if st.F[{c}] else st.vis[st.loc[{c}]])" if m.face_down else f"st.vis[st.loc[{c}]]"
+    lines = [f"{b} &= ~{seen}",  # still out of their sight where it went?
+             f"if {b}:",
+             "    K = st.K",
+             f"    drop = ~{b}"]
+    if m.stack_instances:
+        stacks = ns.ref(frozenset(m.stack_instances))
+        lines.append(f"    for x in ([x for y in st.Z[{z}] for x in y] if {z} in {stacks} else st.Z[{z}]):")
+    else:
+        lines.append(f"    for x in st.Z[{z}]:")
+    return lines + ["        K[x] &= drop", f"    K[{c}] &= drop"]
 
 
 def generate(m, ns, start: int):

@@ -1,17 +1,24 @@
-"""A move of one card is written inline in the generated flow
-(``effects.one_card_source``) and is also a closure for the VM: both must
-move the card to the same place, and leave the same knowledge of it (who
-saw it land, whether it lies face down), for every kind of destination:
-the top or bottom of a pile, the top or bottom of a stack, a new stack,
-face up or face down; from a pile or from a stack (which goes away when
-its last card leaves)."""
+"""Steps the generated code writes inline must do what the runtime's own
+functions do:
+
+- a move of one card (``effects.one_card_source``), which is also a
+  closure for the VM: the card goes to the same place, with the same
+  knowledge of it (who saw it land, whether it lies face down), for every
+  kind of destination: the top or bottom of a pile, the top or bottom of a
+  stack, a new stack, face up or face down; from a pile or from a stack
+  (which goes away when its last card leaves);
+- the forgetting after a card chosen by name from a place others cannot
+  see (``flowgen.forget_source``, against ``Machine.forget_unseen``)."""
 
 import random
+from pathlib import Path
 
 import pytest
 
 from interpreter import load
-from interpreter.compiler import effects
+from interpreter.compiler import effects, flowgen
+
+ROOT = Path(__file__).resolve().parents[2]
 
 MOVES = '''game "Moves"
 players 2
@@ -129,3 +136,62 @@ def test_a_move_that_fails_names_its_line_inline_too(tmp_path):
                 return
             state.apply(state.legal_actions()[-1] if seed % 2 else state.legal_actions()[0])
     raise AssertionError("no game offered a hop")
+
+
+def forget_by_call(monkeypatch):
+    """Steps call Machine.forget_unseen instead of writing it inline."""
+    monkeypatch.setattr(flowgen, "forget_source",
+                        lambda m, ns, c, z, b: [f"{ns.ref(m)}.forget_unseen(st, {c}, {z}, {b})"])
+
+
+@pytest.mark.parametrize("name", ["moves", "fox_in_the_henhouse", "hens", "emu_ranchers", "desplumados"])
+def test_forgetting_written_inline_forgets_what_the_machine_forgets(tmp_path, monkeypatch, name):
+    if name == "moves":
+        path = tmp_path / "moves.rules"
+        path.write_text(MOVES, encoding="utf-8")
+    else:
+        path = ROOT / "games" / f"{name}.rules"
+    inline = load(path)
+    with monkeypatch.context() as m:
+        forget_by_call(m)
+        called = load(path)
+    players = inline.max_players
+    forgot = 0
+    for seed in range(4):
+        a, b = inline.new_state(seed, players), called.new_state(seed, players)
+        rnd = random.Random(seed)
+        while not a.is_terminal:
+            legal = a.legal_actions()
+            assert legal == b.legal_actions()
+            action = legal[rnd.randrange(len(legal))]
+            before = sum(map(int.bit_count, a.K))
+            a.apply(action)
+            b.apply(action)
+            assert a.K == b.K and a.loc == b.loc
+            forgot += before > sum(map(int.bit_count, a.K))
+    # some step made someone forget (in ¡Desplumados! a card chosen from a hand always lands in sight)
+    assert forgot or name == "desplumados"
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["inline", "by-call"])
+def test_a_card_seen_by_all_then_buried_from_a_hand_is_forgotten(tmp_path, monkeypatch, inline):
+    # P1 lifts C from the public pot (both saw it), then buries it face down from their
+    # hand: P2 no longer knows which card lies there, nor any card left in P1's hand
+    # (C could have been any of them); P1 remembers all
+    path = tmp_path / "moves.rules"
+    path.write_text(MOVES, encoding="utf-8")
+    if not inline:
+        forget_by_call(monkeypatch)
+    state = load(path).new_state(0)
+    state.put(["A", "B"], "hand", 0)
+    state.put(["D"], "hand", 1)
+    state.put(["C"], "pot")
+    c = state.m.card_ids("C")[0]
+    assert state.knows(1, c)
+    state.apply_text("lift")
+    assert state.knows(1, c)  # P2 saw it go into P1's hand
+    state.apply_text("wait")
+    state.apply_text("bury C")
+    assert not state.knows(1, c)
+    assert not any(state.knows(1, x) for x in state.m.card_ids("A") + state.m.card_ids("B"))
+    assert all(state.knows(0, x) for name in "ABC" for x in state.m.card_ids(name))
