@@ -233,7 +233,10 @@ def reveal(s, exprs: Expressions):
     return reveal
 
 
-def deal(s, exprs: Expressions):
+def deal(s, exprs: Expressions, track: bool = True):
+    """``deal N from PILE to PILE_OR_STACK``: the cards one at a time from
+    the top of the one to the top of the other, face up; ``track``: the
+    game keeps face-down flags (written inline only then)."""
     count, src, dst = exprs.fn(s.count), exprs.fn(s.source), exprs.fn(s.dest)
     dt = exprs.t(s.dest)
 
@@ -241,7 +244,7 @@ def deal(s, exprs: Expressions):
         k = count(st)
         pile = st.Z[src(st)]
         if k > len(pile):
-            raise RuleError(f"cannot deal {k} cards from a pile of {len(pile)}")
+            short_deal(k, pile)
         inst, target = landing(st, dst(st), dt == "stack")
         K, seen = st.K, st.vis[inst]
         F = st.F
@@ -251,7 +254,32 @@ def deal(s, exprs: Expressions):
             st.loc[c] = inst
             K[c] |= seen
             F[c] = False  # dealt cards land face up
-    return deal
+    lines = [f"_k = {exprs.expr(s.count, {})}", f"_p = st.Z[{exprs.expr(s.source, {})}]", "if _k > len(_p):",
+             f"    {exprs.ns.ref(short_deal)}(_k, _p)", f"_d = {exprs.expr(s.dest, {})}", *landing_source(dt),
+             "_s = st.vis[_d]", "for _ in range(_k):", "    _c = _p.pop()", "    _t.append(_c)",
+             "    st.loc[_c] = _d", "    st.K[_c] |= _s"] + (["    st.F[_c] = False"] if track else [])
+    return with_source(deal, exprs, lines, s.span)
+
+
+def short_deal(k, pile):
+    raise RuleError(f"cannot deal {k} cards from a pile of {len(pile)}")
+
+
+def landing_source(dt: str) -> list:
+    """Source lines that make ``_t`` the list where cards dealt to ``_d``
+    (a pile, or an encoded stack when ``dt`` is "stack") land, and ``_d``
+    the zone instance they land in (as :func:`landing`)."""
+    if dt == "stack":
+        return [f"_t = st.Z[_d >> {STACK_SHIFT}][_d & {STACK_MASK}]", f"_d >>= {STACK_SHIFT}"]
+    return ["_t = st.Z[_d]"]
+
+
+def deal_one_source(s, exprs: Expressions, track: bool) -> list:
+    """Source lines of :func:`deal_one`, leaving the card in ``_c``, the
+    source pile (not empty: the caller checked) in ``_p``."""
+    return [f"_p = st.Z[{exprs.expr(s.source, {})}]", "_c = _p.pop()", f"_d = {exprs.expr(s.dest, {})}",
+            *landing_source(exprs.t(s.dest)), "_t.append(_c)", "st.loc[_c] = _d", "st.K[_c] |= st.vis[_d]"] + \
+        (["st.F[_c] = False"] if track else [])
 
 
 def deal_one(s, exprs: Expressions):

@@ -91,7 +91,7 @@ class CardStatements:
     def s_Deal(self, s):
         triggers = self.triggers.for_destination(s.dest)
         if not triggers:
-            self.emit(EXEC, effects.deal(s, self.exprs), None, s.span)
+            self.emit(EXEC, effects.deal(s, self.exprs, self.m.face_down), None, s.span)
             self.checked(s)
             return
         # one card at a time, each followed by the triggers it fires
@@ -114,7 +114,7 @@ class CardStatements:
             L = st.L
             while L[left] > 0:
                 if not st.Z[src(st)]:
-                    raise RuleError(f"cannot deal {L[left]} more cards from an empty pile")
+                    empty_deal(L[left])
                 L[cards] = (one(st),)
                 L[left] -= 1
                 L[index] = 0
@@ -125,6 +125,21 @@ class CardStatements:
         self.emit(EXEC, deal_cards, None, s.span)
         self.checked(s)
         self.triggers.after_cards_enter(triggers, cards, s.span, index, tests)
+        # the same as source, written inline where the flow is generated (the tests known by now)
+        ns = self.exprs.ns
+        n, dealt, k = int(left), int(cards), int(index)
+        effects.with_source(deal_cards, self.exprs, [
+            f"while st.L[{n}] > 0:",
+            f"    if not st.Z[{self.exprs.expr(s.source, {})}]:",
+            f"        {ns.ref(empty_deal)}(st.L[{n}])",
+            *[f"    {line}" for line in effects.deal_one_source(s, self.exprs, self.m.face_down)],
+            f"    st.L[{dealt}] = (_c,)",
+            f"    st.L[{n}] -= 1",
+            f"    st.L[{k}] = 0",
+            f"    if {' or '.join(f'{ns.ref(fires)}(st)' for fires in tests)}:",
+            "        break",
+            "else:",
+            f"    st.L[{dealt}] = ()"], s.span)
         self.emit(JMP, top, None, s.span)
         self.patch(jf, len(self.code))
 
@@ -144,6 +159,10 @@ class CardStatements:
             st.L[slot] = len(pile)
         self.emit(EXEC, start_shuffle, None, s.span)
         self.emit(RANDOM, Shuffle(zone, slot), None, s.span)
+
+
+def empty_deal(left):
+    raise RuleError(f"cannot deal {left} more cards from an empty pile")
 
 
 def destination_zone(g, dest):

@@ -39,7 +39,7 @@ def fuse_blocks(code: list, site_actions, simple: dict, exprs: Expressions):
         while end < len(code) and code[end][0] == EXEC and end not in targets:
             end += 1
         where[pc] = len(new)
-        if end - pc == 1:
+        if end - pc == 1 and pc not in simple:  # (a let or set alone is still written as source)
             new.append(code[pc])
         else:
             f = block_fn(exprs, [(code[i][1], code[i][3], simple.get(i)) for i in range(pc, end)])

@@ -17,6 +17,7 @@ import pytest
 
 from interpreter import load
 from interpreter.compiler import effects, flowgen
+from interpreter.runtime import RuleError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,6 +62,12 @@ action lift "lift":
 action draw "draw":
   require size(deck) > 0
   move deck[size(deck) - 1] to hand(me)
+action spread(b in row(me)) "spread onto {b}":
+  require size(deck) > 0
+  deal 1 from deck to b
+action refill "refill":
+  require size(deck) > 1
+  deal 2 from deck to under
 action wait "wait":
   pass
 setup:
@@ -71,7 +78,7 @@ play:
   repeat 30 times:
     for p in players:
       turn p:
-        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, wait
+        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, spread, refill, wait
 outcome(p):
   score size(hand(p))
 '''
@@ -115,8 +122,33 @@ def test_a_move_written_inline_does_what_its_closure_does(tmp_path, monkeypatch,
     assert "_p.insert(0, _c)" in source and "append([_c])" in source  # stack bottom, new stack
     assert "st.Z[_d].insert(0, _c)" in source  # pile bottom
     assert ("st.F[_c] = True" in source) == (text is MOVES)
-    assert "insert(0, _c)" not in called.generated_source()
-    assert len(kinds) == 11  # every action was offered somewhere
+    assert "_t.append(_c)" in source  # a deal
+    assert "insert(0, _c)" not in called.generated_source() and "_t.append" not in called.generated_source()
+    assert len(kinds) == 13  # every action was offered somewhere
+
+
+@pytest.mark.parametrize("name", ["desplumados", "fox_in_the_henhouse", "hens", "emu_ranchers"])
+def test_the_games_play_the_same_with_moves_and_deals_inline_or_called(monkeypatch, name):
+    # ¡Desplumados! deals card by card under a trigger (the moon), Fox deals plainly
+    path = ROOT / "games" / f"{name}.rules"
+    inline = load(path)
+    with monkeypatch.context() as m:
+        closures_only(m)
+        called = load(path)
+    for seed in range(3):
+        for players in sorted({inline.min_players, inline.max_players}):
+            a, b = inline.new_state(seed, players), called.new_state(seed, players)
+            rnd = random.Random(seed)
+            while not a.is_terminal:
+                legal = a.legal_actions()
+                assert legal == b.legal_actions()
+                assert (a.Z, a.loc, a.K, a.F) == (b.Z, b.loc, b.K, b.F)
+                action = legal[rnd.randrange(len(legal))]
+                a.apply(action)
+                b.apply(action)
+            assert b.is_terminal and a.scores() == b.scores()
+    assert "_t.append(_c)" in inline.generated_source()  # a deal written inline
+    assert "_t.append(_c)" not in called.generated_source()
 
 
 def test_a_move_that_fails_names_its_line_inline_too(tmp_path):
@@ -136,6 +168,17 @@ def test_a_move_that_fails_names_its_line_inline_too(tmp_path):
                 return
             state.apply(state.legal_actions()[-1] if seed % 2 else state.legal_actions()[0])
     raise AssertionError("no game offered a hop")
+
+
+def test_a_deal_past_the_pile_s_end_names_its_line_inline_too(tmp_path):
+    text = MOVES.replace("  deal 2 from deck to under\n", "  deal 20 from deck to under\n")
+    path = tmp_path / "moves.rules"
+    path.write_text(text, encoding="utf-8")
+    state = load(path).new_state(0)
+    line = text.splitlines().index("  deal 20 from deck to under") + 1
+    with pytest.raises(RuleError) as info:
+        state.apply_text("refill")
+    assert info.value.span.line == line and "cannot deal 20 cards from a pile of 4" in info.value.message
 
 
 def forget_by_call(monkeypatch):
