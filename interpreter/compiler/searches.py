@@ -156,6 +156,20 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
+    if len(params) >= 2 and not any(levels[1:]) and all(i in filtered for i in range(1, len(params))):
+        # nothing to test past the first level, the inner domains fixed: every combination
+        # is an action, listed by one comprehension; the budget charged as the loops would
+        outer = domain(exprs, has_copies, params[0], ctx) if 0 not in filtered else filtered[0]
+        names = [f"v{i}" for i in range(len(params))]
+        lines.append(f"    v0_d = {outer}")
+        charge, rounds = "len(v0_d)", "len(v0_d)"
+        for i in range(1, len(params)):
+            rounds = f"{rounds} * len({filtered[i]})"
+            charge = f"{charge} + {rounds}"
+        loops = " ".join(f"for {v} in {'v0_d' if i == 0 else filtered[i]}" for i, v in enumerate(names))
+        lines += [f"    {left} -= {charge}", f"    if {left} < 0:", f"        _wide({action_ref})",
+                  f"    out += [(uid, {', '.join(names)}) {loops}]"]
+        return _finish(exprs, lines, name, action)
     indent = 4
     values = []
     for i, (slot, dom, high, _) in enumerate(params):
