@@ -66,7 +66,7 @@ class Machine(MachineViews, MachineChecks):
         self.code = []  # (op, a, b, span)
         self.flow_fns = []  # pc -> the generated function that runs the flow from there, or None (see run)
         self.action_steps = []  # uid -> (state, action) -> None: plays a site action to the next stop (State.apply)
-        self.legal_at = []  # pc -> (state) -> the legal actions of the choice at pc (None: no choice there)
+        self.legal_at = []  # pc -> (state) -> the legal actions of the choice at pc (runtime.no_choice elsewhere)
         self.rounds_left = MAX_AUTO_STEPS
         self.sites = []  # site index -> list of SiteAction
         self.site_actions = []  # uid -> SiteAction

@@ -108,6 +108,15 @@ def cell_text(cell: int) -> str:
     return f"({x}, {y})"
 
 
+def no_choice(st) -> list:
+    """The legal actions where the flow stands at no choice: none at the
+    end or at a chance event; anywhere else a rule error stopped the game
+    between two decisions (``Machine.legal_at`` of every pc but a choice's)."""
+    if st.done or st.chance_n:
+        return []
+    raise RuleError("no choice stands here: the game stopped at a rule error")
+
+
 def take_card(st, c, stack_instances) -> None:
     """Take card ``c`` out of wherever it lies (a stack left empty goes away)."""
     inst = st.loc[c]
@@ -197,15 +206,8 @@ class State:
         """The legal actions, in a stable order.  Each is a tuple of ints;
         :meth:`action_text` gives its readable form."""
         legal = self._legal
-        if legal is None:
-            if self.done or self.chance_n:
-                legal = []
-            else:
-                search = self.m.legal_at[self.pc]  # Machine.enumerate_site
-                if search is None:  # a state a rule error stopped between two decisions
-                    raise RuleError("no choice stands here: the game stopped at a rule error")
-                legal = search(self)
-            self._legal = legal
+        if legal is None:  # (Machine.enumerate_site; at the end or a chance event: none)
+            legal = self._legal = self.m.legal_at[self.pc](self)
         return legal
 
     def apply(self, action) -> None:

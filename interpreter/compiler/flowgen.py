@@ -47,7 +47,7 @@ import re
 from ..checks import EVAL_ERRORS, _explain
 from ..machine import _went_round as rounds_exceeded
 from .. import machine as vm
-from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError
+from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError, no_choice
 from .site_cache import cached_site
 from .fusion import SLOT_STEPS, slot_step
 
@@ -104,7 +104,7 @@ def install(m, ns) -> None:
         site = code[st.pc][1]
         f = legal_at[st.pc] = cached_site(m, ns, site, generate_site(m, ns, site, code[st.pc][3]))
         return f(st)
-    legal_at = m.legal_at = [lazy_site if op == DECIDE else None for op, _, _, _ in code]
+    legal_at = m.legal_at = [lazy_site if op == DECIDE else no_choice for op, _, _, _ in code]
 
 
 def generate_site(m, ns, site, span):
