@@ -70,7 +70,7 @@ def install(m, ns) -> None:
     # every object the functions name gets its name now, in the code's order: a function's
     # source then depends on its pc alone, not on the order play reaches them (a source
     # compiled once is kept for the next machine of the same rules: see source.Namespace)
-    for obj in (m, rounds_exceeded, RuleError, EVAL_ERRORS, _explain):
+    for obj in (m, rounds_exceeded, RuleError, EVAL_ERRORS, _explain, m.stack_instances):
         ns.ref(obj)
     ns.ref(fns, "_F")  # (the step functions run the flow by it)
     for op, a, _, span in code:
@@ -202,7 +202,7 @@ def forget_source(m, ns, c: str, z: str, b: str) -> list:
              "    K = st.K",
              f"    drop = ~{b}"]
     if m.stack_instances:
-        stacks = ns.ref(frozenset(m.stack_instances))
+        stacks = ns.ref(m.stack_instances)  # (named by install)
         lines.append(f"    for x in ([x for y in st.Z[{z}] for x in y] if {z} in {stacks} else st.Z[{z}]):")
     else:
         lines.append(f"    for x in st.Z[{z}]:")
