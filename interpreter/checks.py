@@ -207,7 +207,7 @@ class MachineChecks:
         from .kept import KeptPlan
         each = [f for (f, _, _), r in zip(self.invariants, self.invariant_reads) if r is None]  # every time
         plan = KeptPlan(self, n)
-        first, later = (plan.first, plan.later) if plan.functions else (None, None)
+        first, later = (plan.first, plan.later) if plan.functions or plan.every else (None, None)
         capacities = self.capacities_hold if self.capacities else None
         # a machine that checks them after each step that can fill a zone need not here, save at a
         # game's first check: the cards laid out in the first zone came there by no statement

@@ -51,9 +51,17 @@ class KeptPlan:
         self.n = n
         self.inline = {}  # entry -> (seat slot, seat, source of its body at that seat) where it has one
         self.by_stack = {}  # entry -> a function of (state, stack index) for the stacks of its one place
+        self.every = []  # (function, its body's source at each seat) of those evaluated at every check
         variables = []  # for each entry, the indices in V of the variables it reads
         for (f, _, _), reads, seats, stacked, var in zip(m.invariants, m.invariant_reads, m.invariant_seats,
                                                          m.invariant_stacks, m.invariant_vars):
+            if seats is not None and self.namespace is not None:
+                # a body that reads no more than a few sizes at each seat costs less to
+                # evaluate at every check than to compare what it reads
+                written = [_written(seats[0], n, seats[1], q) for q in range(n)]
+                if all(w is not None and _plain(w) for w in written):
+                    self.every.append((f, written))
+                    continue
             if reads is not None:
                 variables += [var] * (n if seats is not None else 1)
             if seats is not None:
@@ -96,7 +104,8 @@ class KeptPlan:
         self.cells = bool(self.any_cell_readers or self.place_cell_readers)
         self.ncards = len(m.card_names)
         # the invariants that are not kept (they read more, or cost less than comparing): every time
-        self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None]
+        self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None] + \
+            [f for f, _ in self.every]
         self.later = _generate(self, entries, variables)
 
     def first(self, st, kept: Kept) -> bool:
@@ -148,10 +157,17 @@ def _generate(plan: KeptPlan, entries, variables):
              f"  return {ns.ref(plan.first, '_h')}(st, kept)"]
     if plan.each:  # evaluated at every check
         lines += [f" st.m.work_left = {int(MAX_WORK)}", " try:"]
+        seats = {id(f): written for f, written in plan.every}
         for f in plan.each:
+            if id(f) in seats:  # seat by seat, each seat written in
+                lines += [f"  if not ({' and '.join(seats[id(f)])}):", "   return False"]
+                continue
             written = _written(f, plan.n) if plan.namespace is not None else None
             lines += [f"  if not {written or ns.ref(f) + '(st)'}:", "   return False"]
         lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", "  return False"]
+    if not (plan.watched or plan.var_watched or plan.card_var_readers or plan.any_cell_readers or plan.cells):
+        lines.append(" return True")  # nothing is kept: every invariant was evaluated above
+        return ns.define("\n".join(lines) + "\n", "_later")
     lines.append(" Z = st.Z")
     changed = []  # the names of the flags: this read changed
     for k, j in enumerate(plan.watched):
@@ -225,8 +241,24 @@ def _written(f, n, slot=None, seat=None):
     kind = getattr(f, "flow", None)
     if kind is None or kind[0] != "expr":
         return None
-    src = kind[1] if slot is None else kind[1].replace(f"st.L[{int(slot)}]", f"({int(seat)})")
+    src = kind[1] if slot is None else _SUM.sub(_added, kind[1].replace(f"st.L[{int(slot)}]", f"({int(seat)})"))
     return "(" + _PLAYERS.sub(f"({int(n)})", src) + ")"
+
+
+_SUM = re.compile(r"\((\d+) \+ \((\d+)\)\)")  # (a place's base + (the seat written in))
+
+
+def _added(match) -> str:
+    return str(int(match[1]) + int(match[2]))
+
+
+_CALL = re.compile(r"[A-Za-z0-9_\]]\s*\(")
+
+
+def _plain(src: str) -> bool:
+    """Does this source call nothing but ``len`` (and read no slot, which a
+    body at a seat has written in)?"""
+    return "st.L[" not in src and not _CALL.search(src.replace("len(", "("))
 
 
 def _fail(kept) -> bool:

@@ -455,10 +455,15 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
     as the check that calls their functions, invariants broken included."""
     import random
 
-    path = tmp_path / "reads.rules"
-    # a limit the games reach: some steps break it, the check starts again after them
+    path, plain = tmp_path / "reads.rules", tmp_path / "plain.rules"
+    # a limit the games reach: some steps break it, the check starts again after them;
+    # through a function (kept seat by seat), or a size alone (evaluated at every check)
     path.write_text(GAME.replace("held(p) <= 3 for p", "held(p) <= 1 for p"))
-    games = [path] + sorted((ROOT / "games").glob("*.rules"))
+    plain.write_text("\n".join(  # (and nothing kept beside it)
+        'invariant all(size(hand(p)) <= 1 for p in players) "no hand holds more than one"'
+        if line.startswith("invariant all(held(p) <= 3") else line
+        for line in GAME.splitlines() if not line.startswith(("invariant all(worth", "invariant all(held(p) < 5"))) + "\n")
+    games = [path, plain] + sorted((ROOT / "games").glob("*.rules"))
     for game in games:
         inline, calls = (load(game, check_invariants=True) for _ in range(2))
         for n in range(inline.min_players, min(inline.max_players, 4) + 1):
@@ -466,8 +471,8 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
             checks = [g.machine.holds_for(n) for g in (inline, calls)]
             source = "\n".join(s for s in inline.machine.generated_sources if s.startswith("def _later"))
             seats = [i for i, e in enumerate(inline.machine.invariant_seats) if e is not None]
-            if seats:
-                assert source and "st.L[" in source  # a seat's body written out, not called
+            if seats:  # a seat's body written out, not called (kept seat by seat, or at every check)
+                assert source and ("st.L[" in source or checks[0].plan.every)
             verdicts = {True: 0, False: 0}
             for seed in range(3):
                 states = [g.new_state(seed, n) for g in (inline, calls)]
@@ -483,5 +488,8 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
                     for st in states:
                         st.apply(a)
                     steps += 1
-            if game == path:
+            if game in (path, plain):
                 assert verdicts[False] and verdicts[True]  # both verdicts were compared
+                # the hands' sizes are evaluated at every check in the plain game alone
+                every = [w for _, ws in checks[0].plan.every for w in ws]
+                assert any("len(st.Z[" in w for w in every) == (game == plain)
