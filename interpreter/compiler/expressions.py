@@ -25,11 +25,13 @@ import re
 from rulelang import ast as A
 from rulelang.checker import CheckedGame, elem_type
 
-from ..runtime import STACK_MASK, STACK_SHIFT
+from ..runtime import MAX_VALUE, STACK_MASK, STACK_SHIFT
 from .source import Namespace, lit
 from .functions import Functions
 from .tree import walk
 
+# operations whose value is worked out when the game is compiled, if they read no state
+_FOLDED = (A.BinOp, A.Neg, A.Not, A.BoolOp, A.IfExpr, A.Call)
 NOT_CONST = object()  # what Expressions.constant gives for an expression that reads the state
 
 
@@ -77,6 +79,7 @@ class Expressions(Functions):
         self.purity = None  # a Purity, made when first asked
         # the values of user functions called on a frozen state (see fn), until cleared
         self.frozen_memo = {}
+        self.folded = {}  # id(expression) -> its value, worked out once, or NOT_CONST (see fold)
 
     def t(self, e) -> str:
         return self.g.types.get(id(e), "error")
@@ -153,7 +156,29 @@ class Expressions(Functions):
             src = nodes.get(id(e))
             if src is not None:
                 return src
+        if type(e) in _FOLDED:
+            v = self.fold(e)
+            if v is not NOT_CONST:
+                return lit(v)
         return getattr(self, "e_" + type(e).__name__)(e, ctx)
+
+    def fold(self, e):
+        """The value of an operation on literals and parameters alone (a
+        number or a truth value within the bound on numbers), worked out
+        now, once; NOT_CONST for any other, or one that fails (1 / 0 fails
+        at play time, at its line)."""
+        v = self.folded.get(id(e), None)
+        if v is None:
+            v = NOT_CONST
+            if self.is_static(e):
+                try:
+                    v = self.ns.value(getattr(self, "e_" + type(e).__name__)(e, {}))
+                except Exception:  # noqa: BLE001 - left to play time
+                    v = NOT_CONST
+                if not (type(v) is bool or (type(v) is int and -MAX_VALUE <= v <= MAX_VALUE)):
+                    v = NOT_CONST
+            self.folded[id(e)] = v
+        return v
 
     def slot(self, k, ctx) -> str:
         entry = ctx.get(k)
@@ -259,6 +284,10 @@ class Expressions(Functions):
         checked anyway), so it is written as a plain product."""
         if depth > 8:
             return False
+        if type(e) in _FOLDED:  # worked out now: small or not
+            v = self.fold(e)
+            if v is not NOT_CONST:
+                return abs(v) <= self.SMALL
         if isinstance(e, A.IntLit):
             return abs(e.value) <= self.SMALL
         if isinstance(e, A.BoolLit):
