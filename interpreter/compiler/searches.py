@@ -69,7 +69,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         pad = " " * indent
         for kind, slot, node in items:
             if kind == "req":
-                lines.append(f"{pad}if not {expr(node, ctx)}:")
+                lines.append(f"{pad}if not {truth(expr(node, ctx))}:")
                 lines.append(f"{pad}    {exit_stmt}")
             elif kind == "let":
                 local = f"x{int(slot)}"
@@ -124,7 +124,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    for v0 in {domain(exprs, has_copies, params[0], ctx)}:")
         saved = ctx.get(params[0][0])
         ctx[params[0][0]] = "v0"
-        lines.append(f"        if {' and '.join(expr(n, ctx) for n in prefilters[0])}:")
+        lines.append(f"        if {' and '.join(truth(expr(n, ctx)) for n in prefilters[0])}:")
         if saved is None:
             del ctx[params[0][0]]
         lines += [f"            {left} -= 1", "            out.append((uid, v0))",
@@ -142,7 +142,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    for {var} in {domain(exprs, has_copies, params[i], ctx)}:")
         saved = ctx.get(slot)
         ctx[slot] = var
-        conds = " and ".join(expr(n, ctx) for n in nodes)
+        conds = " and ".join(truth(expr(n, ctx)) for n in nodes)
         if saved is None:
             del ctx[slot]
         lines.append(f"        if {conds}:")
@@ -295,6 +295,28 @@ def _safe(exprs, e) -> bool:
         return exprs.g.res.get(id(e), ("",))[0] in ("slot", "member", "param", "me")
     if isinstance(e, A.Attr):
         return e.name in exprs.g.card_attrs and isinstance(e.obj, A.Name) and _safe(exprs, e.obj)
+    return False
+
+
+def truth(src: str) -> str:
+    """The source of a condition, as a test of its truth alone: a bit of a
+    mask (``((m >> v) & 1 == 1)``) or a number against zero (``(x != 0)``)
+    is tested as the number itself, one comparison fewer."""
+    if src.endswith((" & 1 == 1)", " != 0)")) and src.startswith("(") and _closes_at_end(src):
+        return src[:-6] + ")"
+    return src
+
+
+def _closes_at_end(src: str) -> bool:
+    """Is ``src``'s first parenthesis closed by its last character alone?"""
+    depth = 0
+    for i, ch in enumerate(src):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(src) - 1
     return False
 
 

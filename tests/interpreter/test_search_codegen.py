@@ -1,9 +1,12 @@
-"""An action whose parameters are tested at most on their own (no require
+"""How an action's search is written (``searches.enumerator``).
+
+An action whose parameters are tested at most on their own (no require
 joins two of them), with inner domains that read no other parameter,
 offers every combination: its search lists them with one comprehension
-instead of nested loops (``searches.enumerator``).  It must list the same
-actions in the same order, charge the search budget what the loops would,
-and still stop a search that is too wide."""
+instead of nested loops.  It must list the same actions in the same order,
+charge the search budget what the loops would, and still stop a search
+that is too wide.  A condition is tested by its truth alone where that is
+the same (a bit of a mask, a number against zero)."""
 
 import itertools
 
@@ -65,3 +68,17 @@ def test_a_product_past_the_search_bound_is_too_wide(tmp_path):
     # one card fewer in the pile each time is still too wide; 3 cards in hand and 500 in the
     # pile would not be (3 + 1,500 + 750,000)
     assert 3 + 3 * 500 + 3 * 500 * 500 < MAX_SEARCH
+
+
+def test_a_condition_is_tested_by_its_truth_alone_where_that_is_the_same():
+    from interpreter.compiler.searches import truth
+
+    assert truth("((_t3[v0] >> v1) & 1 == 1)") == "((_t3[v0] >> v1) & 1)"
+    assert truth("((_t13[v1] & h15) != 0)") == "((_t13[v1] & h15))"
+    # not one comparison of the whole condition: left as it is
+    for src in ["(a != 0) and (b != 0)", "(len(x) != 0) or (y != 0)", "f(x) != 0", "((x) == 1)",
+                "(x & 1 == 1) and (y & 1 == 1)"]:
+        assert truth(src) == src
+    for src, env in [("((a >> b) & 1 == 1)", {"a": 5, "b": 1}), ("((a >> b) & 1 == 1)", {"a": 5, "b": 2}),
+                     ("((a - b) != 0)", {"a": 3, "b": 3}), ("((a - b) != 0)", {"a": 3, "b": -3})]:
+        assert bool(eval(truth(src), {}, env)) == eval(src, {}, env)
