@@ -27,6 +27,7 @@ from rulelang.checker import CheckedGame, elem_type
 
 from ..runtime import MAX_VALUE, STACK_MASK, STACK_SHIFT
 from .source import Namespace, lit
+from .card_tables import predicate_table
 from .functions import Functions
 from .tree import walk
 
@@ -380,6 +381,8 @@ class Expressions(Functions):
             table = self.ns.ref(self.layout.card_attrs[e.expr.name][0], "_t")
             return f"{self._AGG[e.func]}(map({table}.__getitem__, _tick(st, {self.seq(e.iter, ctx)})))"
         fast = self.attr_test(e, ctx)
+        if fast is None:
+            fast = predicate_table(self, e, ctx)
         if fast is not None:
             return fast
         var, it, ex, cond = self.comp_parts(e, ctx)

@@ -62,3 +62,64 @@ def test_an_operation_that_fails_still_fails_at_play_time_at_its_line(tmp_path, 
     with pytest.raises(RuleError) as info:
         state.apply_text("odd")
     assert info.value.span.line == line and message in info.value.message
+
+
+CARDS = '''game "tables"
+players 2
+enum Kind: Hen, Fox, Dog
+card attributes: kind: Kind, n: int
+cards:
+  "H1" Hen 1
+  "H2" Hen 2
+  "F0" Fox 0
+  "D3" Dog 3
+  "D4" Dog 4
+zone pile: pile, public
+param low: int in 0..9 = 2
+var v: int = 0
+var b: bool = false
+action probe "probe":
+  set TARGET = EXPR
+play:
+  move all_cards() to pile
+  while true:
+    turn 0:
+      choose probe
+outcome(p):
+  score v
+'''
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("count(x.kind in {Hen, Dog} for x in pile)", 4),
+    ("count(x for x in pile if x.n >= low)", 3),
+    ("count(x.n > low for x in pile if x.kind == Dog)", 2),
+    ("any(x.n > low and x.kind == Hen for x in pile)", False),
+    ("any(x.n >= low and x.kind == Hen for x in pile)", True),
+    ("all(x.n > 0 for x in pile if x.kind != Fox)", True),
+    ("all(x.n > 0 for x in pile)", False),
+    ('all(x != "F0" for x in pile if x.kind == Fox)', False),
+])
+def test_a_test_of_printed_attributes_is_a_table_of_the_cards(tmp_path, expr, expected):
+    target = "b" if isinstance(expected, bool) else "v"
+    path = tmp_path / "tables.rules"
+    path.write_text(CARDS.replace("TARGET", target).replace("EXPR", expr), encoding="utf-8")
+    game = load(path)
+    state = game.new_state(0)
+    state.apply_text("probe")
+    assert game.evaluate(state, target) == expected
+    assert "map(_p" in game.generated_source()  # the table mapped over the pile, not a generator
+
+
+def test_a_test_some_card_cannot_pass_is_worked_out_at_play_time(tmp_path):
+    # 10 / 0 for the Fox: no table; the probe fails at its line when the Fox is there
+    path = tmp_path / "tables.rules"
+    text = CARDS.replace("TARGET", "v").replace("EXPR", "count(x.n * 2 > 10 / x.n for x in pile)")
+    path.write_text(text, encoding="utf-8")
+    game = load(path)
+    state = game.new_state(0)
+    with pytest.raises(RuleError) as info:
+        state.apply_text("probe")
+    assert "division by zero" in info.value.message
+    assert info.value.span.line == text.splitlines().index("  set v = count(x.n * 2 > 10 / x.n for x in pile)") + 1
+    assert "map(_p" not in game.generated_source()

@@ -1,0 +1,48 @@
+"""Tests of a card's printed attributes alone, worked out for every card once.
+
+``count(x.kind in {A, B} for x in Z)``, ``any(...)`` and ``all(...)``
+whose test reads nothing of the card but what is printed on it (its
+attributes, its name) and nothing of the state: the test's value for each
+card is a table made when the game is compiled, and the generator becomes
+that table (1 or 0 per card) mapped over the cards at C speed (``sum``,
+``1 in``, ``0 not in``), with the same work charged (``_tick``).  A test that
+fails for some card (an attribute a card lacks) is left to play time, as
+written.  Used by :meth:`.expressions.Expressions.e_CallGen`.
+"""
+
+from __future__ import annotations
+
+import re
+
+_STATE = re.compile(r"(?<![A-Za-z0-9_])st(?![A-Za-z0-9_])")
+_VAR = "c"  # the card, in the source of a test worked out per card
+
+
+def predicate_table(exprs, e, ctx) -> str | None:
+    """The source of ``e`` (a count, any or all generator over cards) as a
+    per-card table mapped over its cards, or None where it does not apply."""
+    if e.func not in ("count", "any", "all") or exprs.t(e.iter) not in ("pile", "grid", "stack", "list:card") \
+            or exprs.layout is None:
+        return None
+    inner = dict(ctx)
+    inner["nodes"] = None  # (no value worked out by a search stands for a part of the test)
+    inner[exprs.g.res[id(e)]] = _VAR
+    parts = []
+    if e.cond is not None:
+        parts.append(exprs.expr(e.cond, inner))
+    if e.func != "count" or exprs.t(e.expr) == "bool":
+        parts.append(exprs.expr(e.expr, inner))
+    if not parts or any(_STATE.search(p) or "_seat(" in p for p in parts):
+        return None
+    if e.func == "all" and e.cond is not None:  # every card that passes the filter passes the test
+        test = f"(not ({parts[0]}) or ({parts[1]}))"
+    else:
+        test = " and ".join(f"({p})" for p in parts)
+    ncards = len(exprs.layout.card_name_ids)
+    try:
+        table = exprs.ns.value(f"[(1 if {test} else 0) for {_VAR} in range({int(ncards)})]")
+    except Exception:  # noqa: BLE001 - a card the test cannot be worked out for: as written
+        return None
+    values = f"map({exprs.ns.ref(table, '_p')}.__getitem__, _tick(st, {exprs.seq(e.iter, ctx)}))"
+    return {"count": f"sum({values})", "any": f"(1 in {values})", "all": f"(0 not in {values})"}[e.func]
+
