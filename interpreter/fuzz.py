@@ -168,6 +168,7 @@ class _Fuzzer:
                 style = "uniform"
             varied = tuple((name, v) for name, v in zip(self.vary_names, values) if v is not None)
             policy = random.Random(policy_seed)
+            bits = policy.getrandbits
             game = self.game(varied)
             if game is None:  # a combination the rules refuse: nothing to play
                 return
@@ -183,7 +184,11 @@ class _Fuzzer:
                 if 2 * step + 1 < len(pre):
                     i = (pre[2 * step] << 8 | pre[2 * step + 1]) % n
                 elif style == "uniform" or policy.random() < 0.01:
-                    i = policy.randrange(n)
+                    # policy.randrange(n), drawn as it draws (the same bits), without its calls
+                    k = n.bit_length()
+                    i = bits(k)
+                    while i >= n:
+                        i = bits(k)
                 elif style == "first":
                     i = 0
                 elif style == "last":

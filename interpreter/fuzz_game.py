@@ -76,8 +76,9 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                 # and after steps 0, 16, 256, 4096 (a game's score can cost as
                 # much as a dozen steps: Hens's largest groups).
                 if step % CHECK_EVERY and not terminal:  # most steps (no score step is one): the declared ones
-                    scores, declared_only = False, True
                     ok = holds(state, held)
+                    if not ok:
+                        scores, declared_only = False, True
                 else:
                     scores = final_scores if terminal else step in SCORE_STEPS
                     declared_only = bool(step % CHECK_EVERY) and not scores

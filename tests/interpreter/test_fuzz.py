@@ -525,3 +525,20 @@ def test_a_flow_without_while_loops_is_not_searched_for_repeated_positions(monke
     assert report.findings == [] and report.actions > 500 and used == [], summary(report)
     report = fuzz(ROOT / "games" / "emu_ranchers.rules", players=2, examples=3, kinds=("cycle",))
     assert "small" in used, summary(report)
+
+def test_the_uniform_pick_draws_what_randrange_draws():
+    """The fuzzer's uniform policy picks as ``Random.randrange(n)`` does, from
+    the same bits (interpreter.fuzz, ``choose``): the games a seed plays are
+    those it played when it called randrange, and the generator is left in
+    the same place for the next pick."""
+    import random as stdlib_random
+
+    for seed in range(100):
+        a, b = stdlib_random.Random(seed), stdlib_random.Random(seed)
+        for n in (1, 2, 3, 5, 8, 13, 64, 100, 1000):
+            k = n.bit_length()
+            i = b.getrandbits(k)
+            while i >= n:
+                i = b.getrandbits(k)
+            assert a.randrange(n) == i
+        assert a.random() == b.random()
