@@ -48,6 +48,14 @@ def _explain(err) -> str:
     return "a value of the wrong kind here (an empty place, or nothing where a card or a number is wanted)"
 
 
+def _getter(indices):
+    """A function of a list giving its items at ``indices`` as a tuple, at C speed."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda xs: (xs[i],)
+    return itemgetter(*indices) if indices else (lambda xs: ())
+
+
 class MachineChecks:
     """The checks of a position (a mixin of the Machine)."""
 
@@ -84,18 +92,17 @@ class MachineChecks:
         half the cost of :meth:`position_bytes`."""
         from .compiler.source import Namespace  # the generated code's one gate (see there)
 
-        # one flat tuple, written out for this machine: each live place's size, each
-        # variable, each flow slot, then pc, me, chance and done
-        parts = [f"len(Z[{int(i)}])" for i in self.live_instances(n)]
-        nvars = self.winners_index + 1 + (self.stride if self.turns_base is not None else 0)  # see layout
-        parts += [f"V[{i}]" for i in range(nvars)]
-        parts += [f"L[{int(k)}]" for k in self.flow_slots if k not in self.list_slots]
-        parts += ["st.pc", "st.me", "st.chance_n", "st.done"]
+        # one tuple, written out for this machine: each live place's size, the variables,
+        # the flow slots, then pc, me, chance and done (the parts read at C speed)
         ns = Namespace()
+        nvars = self.winners_index + 1 + (self.stride if self.turns_base is not None else 0)  # see layout
+        slots = [int(k) for k in self.flow_slots if k not in self.list_slots]
+        parts = [f"tuple(map(len, {ns.ref(_getter(self.live_instances(n)), '_z')}(st.Z)))",
+                 f"tuple(st.V[:{int(nvars)}])", f"{ns.ref(_getter(slots), '_l')}(st.L)",
+                 "st.pc", "st.me", "st.chance_n", "st.done"]
         lists = ns.ref(self._small_key_of_lists, "_b")
-        src = "\n".join(["def _small(st):", " Z = st.Z", " V = st.V", " L = st.L",
-                          f" key = ({', '.join(parts)},)", " try:", "  return hash(key)", " except TypeError:",
-                          f"  return {lists}(key)"]) + "\n"
+        src = "\n".join(["def _small(st):", f" key = ({', '.join(parts)},)", " try:", "  return hash(key)",
+                          " except TypeError:", f"  return {lists}(key)"]) + "\n"
         return ns.define(src, "_small")
 
     @staticmethod
