@@ -81,6 +81,7 @@ class Expressions(Functions):
         # the values of user functions called on a frozen state (see fn), until cleared
         self.frozen_memo = {}
         self.folded = {}  # id(expression) -> its value, worked out once, or NOT_CONST (see fold)
+        self.quick_functions = {}  # user function -> is it cheaper to compute than to keep? (Functions.quick)
 
     def t(self, e) -> str:
         return self.g.types.get(id(e), "error")

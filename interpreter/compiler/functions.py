@@ -11,13 +11,17 @@ known.
 
 from __future__ import annotations
 
+from rulelang import ast as A
+
 from ..runtime import STACK_MASK, STACK_SHIFT
 from .purity import Purity, is_scalar
 from .source import lit
-from .tree import used_once
+from .tree import used_once, walk
 
 # Values kept per pure user function (see .purity): the table starts over when full.
 MEMO_SIZE = 50_000
+# Builtins that read one item of a collection, or none (see Functions.quick).
+_QUICK = frozenset({"size", "empty", "top", "bottom", "sign", "abs", "next", "previous"})
 
 
 class Functions:
@@ -105,8 +109,38 @@ class Functions:
         return key
 
     def memoisable(self, name: str) -> bool:
-        """Is user function ``name`` pure, with scalar arguments and value?"""
+        """Is user function ``name`` pure, with scalar arguments and value,
+        and dearer to compute than to look up (see :meth:`quick`)?"""
         if self.purity is None:
             self.purity = Purity(self.g)
         return (all(is_scalar(t) for _, t in self.g.func_slots[name][0])
-                and is_scalar(self.t(self.g.functions[name].body)) and self.purity.pure(name))
+                and is_scalar(self.t(self.g.functions[name].body)) and self.purity.pure(name)
+                and not self.quick(name))
+
+    def quick(self, name: str, calling=frozenset()) -> bool:
+        """Does user function ``name`` go through no collection: no
+        generator or list written out, no call but the builtins that read
+        one item (``size``, ``top``...), a min or max of two values, and
+        other such functions?  Its value costs less to compute than its key
+        in a table of kept values (a stack's cards, their card variables)."""
+        known = self.quick_functions.get(name)
+        if known is not None:
+            return known
+        f = self.g.functions[name]
+        ok = True
+        for x in walk([f.body] + [let.expr for let in f.lets]):
+            if isinstance(x, (A.CallGen, A.ListComp, A.ListLit)):
+                ok = False
+            elif isinstance(x, A.Call):
+                kind = self.g.res.get(id(x), ("",))[0]
+                if kind == "func":
+                    ok = x.func not in calling and self.quick(x.func, calling | {name})
+                elif kind == "builtin":
+                    ok = x.func in _QUICK or (x.func in ("min", "max") and len(x.args) == 2)
+                else:
+                    ok = kind in ("zone", "pvar")
+            if not ok:
+                break
+        if not calling:  # (a verdict reached through a cycle of calls is not kept)
+            self.quick_functions[name] = ok
+        return ok

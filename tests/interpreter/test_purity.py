@@ -88,8 +88,19 @@ def test_what_is_pure(path):
 def test_the_emu_ranchers_birds_are_kept_by_their_cards():
     g = load("games/emu_ranchers.rules")
     sources = "\n".join(g.new_state(1, 2).m.generated_sources)
-    assert sources.count("_memo") >= 4 * 3  # common_suits, direction, bird_value, sound: get, set, clear
+    assert sources.count("_memo") >= 3 * 3  # common_suits, bird_value, sound: get, set, clear
     assert "tuple(map(st.C.__getitem__" in sources  # the card variable "value" is part of the key
+
+
+def test_a_function_that_reads_a_few_items_is_computed_not_kept():
+    # direction(b) reads two cards of the stack: cheaper to compute than its key (the
+    # stack's cards and their values); common_suits(b) goes through the stack: kept
+    g = load("games/emu_ranchers.rules")
+    defs = "\n".join(g.new_state(1, 2).m.generated_sources).split("\ndef ")
+    direction = [d for d in defs if "_sign((st.C[a0_cards[1]] - st.C[a0_cards[0]]))" in d]
+    common = [d for d in defs if d.startswith("_fn") and "_inter(map(" in d]
+    assert direction and all("_memo" not in d for d in direction)
+    assert common and all("_memo" in d for d in common)
 
 
 def texts(state):
