@@ -76,7 +76,7 @@ class Functions:
         by ``key`` (sources), each with what computing it cost of the work
         budget, charged again when the kept value is used: the budget is
         spent the same whether a value was kept or not."""
-        return [f"    k = ({', '.join(key)},)",
+        return [f"    k = {key[0]}" if len(key) == 1 else f"    k = ({', '.join(key)},)",  # (one table a function)
                 f"    e = {memo}.get(k)",
                 "    if e is None:",
                 "        w = st.m.work_left",
