@@ -156,19 +156,20 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
-    if len(params) >= 2 and not any(levels[1:]) and all(i in filtered for i in range(1, len(params))):
-        # nothing to test past the first level, the inner domains fixed: every combination
-        # is an action, listed by one comprehension; the budget charged as the loops would
+    if len(params) == 2 and not levels[1] and not levels[2] and 1 in filtered:
+        # nothing to test past the first level, the inner domain fixed: every pair is an
+        # action, listed by comprehensions; the budget charged as the loops would, and the
+        # first round apart (the search for can() stops at its first action, as the loops do)
         outer = domain(exprs, has_copies, params[0], ctx) if 0 not in filtered else filtered[0]
-        names = [f"v{i}" for i in range(len(params))]
-        lines.append(f"    v0_d = {outer}")
-        charge, rounds = "len(v0_d)", "len(v0_d)"
-        for i in range(1, len(params)):
-            rounds = f"{rounds} * len({filtered[i]})"
-            charge = f"{charge} + {rounds}"
-        loops = " ".join(f"for {v} in {'v0_d' if i == 0 else filtered[i]}" for i, v in enumerate(names))
-        lines += [f"    {left} -= {charge}", f"    if {left} < 0:", f"        _wide({action_ref})",
-                  f"    out += [(uid, {', '.join(names)}) {loops}]"]
+        inner = filtered[1]
+        lines += [f"    v0_d = {outer}",
+                  f"    {left} -= len(v0_d)", f"    if {left} < 0:", f"        _wide({action_ref})",
+                  "    if v0_d:",
+                  f"        {left} -= len({inner})", f"        if {left} < 0:", f"            _wide({action_ref})",
+                  f"        out += [(uid, v0, v1) for v0 in v0_d[:1] for v1 in {inner}]",
+                  f"        {left} -= (len(v0_d) - 1) * len({inner})", f"        if {left} < 0:",
+                  f"            _wide({action_ref})",
+                  f"        out += [(uid, v0, v1) for v0 in v0_d[1:] for v1 in {inner}]"]
         return _finish(exprs, lines, name, action)
     indent = 4
     values = []
