@@ -112,7 +112,7 @@ def move(s, exprs: Expressions, m: Machine):
 def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool) -> list:
     """Source lines of ``move CARD to ...`` (anywhere but a grid's cell), as
     move_card does it: take the card from where it lies, then work out the
-    destination and land it there; ``_c``, ``_i``, ``_d`` and ``_p`` are its
+    destination and land it there; ``_c``, ``_i``, ``_d`` and ``_t`` are its
     locals."""
     ns = exprs.ns
     lines = [f"_c = {exprs.expr(s.what, {})}", "_i = st.loc[_c]"]
@@ -125,13 +125,10 @@ def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool) -> 
     lines.append(f"_d = {exprs.expr(s.dest, {})}")
     if s.where == "new_stack":
         lines.append("st.Z[_d].append([_c])")
+    elif dt == "stack":  # an encoded stack: its cards, and its row's instance
+        lines += landing_source(dt) + ["_t.append(_c)" if s.where == "top" else "_t.insert(0, _c)"]
     else:
-        if dt == "stack":  # an encoded stack: its row's instance, and its cards
-            lines += [f"_p = st.Z[_d >> {STACK_SHIFT}][_d & {STACK_MASK}]", f"_d >>= {STACK_SHIFT}"]
-            pile = "_p"
-        else:
-            pile = "st.Z[_d]"
-        lines.append(f"{pile}.append(_c)" if s.where == "top" else f"{pile}.insert(0, _c)")
+        lines.append("st.Z[_d].append(_c)" if s.where == "top" else "st.Z[_d].insert(0, _c)")
     lines.append("st.loc[_c] = _d")
     if not s.face_down:
         lines.append("st.K[_c] |= st.vis[_d]")

@@ -29,8 +29,8 @@ class Functions:
     def function(self, name: str, frozen: bool = False) -> str:
         """The generated name of user function ``name``: ``fname(st, args...)``.
         ``frozen``: the version for a frozen state (see :meth:`fn`)."""
-        if frozen and self.memoisable(name):
-            frozen = False  # a pure function keeps its values anyway
+        if frozen and self.pure(name):
+            frozen = False  # a pure function keeps its values anyway, or is quicker to compute
         if (name, frozen) in self.fn_names:
             return self.fn_names[(name, frozen)]
         gen = self.ns.fresh("_fn")
@@ -108,14 +108,17 @@ class Functions:
                     key += [f"st.C[{p}]" if b == 0 else f"st.C[{b} + {p}]" for b in bases]
         return key
 
-    def memoisable(self, name: str) -> bool:
-        """Is user function ``name`` pure, with scalar arguments and value,
-        and dearer to compute than to look up (see :meth:`quick`)?"""
+    def pure(self, name: str) -> bool:
+        """Is user function ``name`` pure, with scalar arguments and value?"""
         if self.purity is None:
             self.purity = Purity(self.g)
         return (all(is_scalar(t) for _, t in self.g.func_slots[name][0])
-                and is_scalar(self.t(self.g.functions[name].body)) and self.purity.pure(name)
-                and not self.quick(name))
+                and is_scalar(self.t(self.g.functions[name].body)) and self.purity.pure(name))
+
+    def memoisable(self, name: str) -> bool:
+        """Does pure function ``name`` keep its values: is it dearer to compute
+        than to look up (see :meth:`quick`)?"""
+        return self.pure(name) and not self.quick(name)
 
     def quick(self, name: str, calling=frozenset()) -> bool:
         """Does user function ``name`` go through no collection: no

@@ -62,7 +62,6 @@ class Namespace:
         exec(code, self.ns)  # noqa: S102 - source built from generated identifiers only (see module doc)
         return self.ns[name]
 
-
     def value(self, src: str):
         """The value of the expression ``src`` (generated, reading no state),
         computed in this namespace: an operation on literals folded when a

@@ -119,11 +119,11 @@ def test_a_move_written_inline_does_what_its_closure_does(tmp_path, monkeypatch,
         assert ours == playout(called, seed)
         kinds.update(a[0] for legal, *_ in ours[:-1] for a in legal)
     source = inline.generated_source()
-    assert "_p.insert(0, _c)" in source and "append([_c])" in source  # stack bottom, new stack
+    assert "_t.insert(0, _c)" in source and "append([_c])" in source  # stack bottom, new stack
     assert "st.Z[_d].insert(0, _c)" in source  # pile bottom
     assert ("st.F[_c] = True" in source) == (text is MOVES)
-    assert "_t.append(_c)" in source  # a deal
-    assert "insert(0, _c)" not in called.generated_source() and "_t.append" not in called.generated_source()
+    assert "for _ in range(_k):" in source  # a deal
+    assert "insert(0, _c)" not in called.generated_source() and "range(_k)" not in called.generated_source()
     assert len(kinds) == 13  # every action was offered somewhere
 
 
@@ -148,7 +148,7 @@ def test_the_games_play_the_same_with_moves_and_deals_inline_or_called(monkeypat
                 b.apply(action)
             assert b.is_terminal and a.scores() == b.scores()
     assert "_t.append(_c)" in inline.generated_source()  # a deal written inline
-    assert "_t.append(_c)" not in called.generated_source()
+    assert "_t.append(_c)" not in called.generated_source()  # (no deal, nor move to a stack)
 
 
 def test_a_move_that_fails_names_its_line_inline_too(tmp_path):
