@@ -156,8 +156,9 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
-    if len(params) == 2 and not levels[1] and not levels[2] and 1 in filtered:
-        # nothing to test past the first level, the inner domain fixed: every pair is an
+    if len(params) == 2 and not levels[1] and not levels[2] and 1 in filtered and params[0][2] is None:
+        # nothing to test past the first level (not a range of numbers: see below), the
+        # inner domain fixed: every pair is an
         # action, listed by comprehensions; the budget charged as the loops would, and the
         # first round apart (the search for can() stops at its first action, as the loops do)
         outer = domain(exprs, has_copies, params[0], ctx) if 0 not in filtered else filtered[0]

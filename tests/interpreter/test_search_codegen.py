@@ -64,6 +64,19 @@ def test_every_pair_is_listed_in_the_loops_order_and_charged_as_they_would(tmp_p
     assert state.m.search_left == MAX_SEARCH - (2 + (k + p) + (k + k * p))
 
 
+def test_a_range_of_numbers_first_lists_every_pair_too(tmp_path):
+    # the range's values are the outer loop's (its high end read too), the hand's cards the inner
+    text = PAIRS.replace("action pair(c in hand(me), d in pile) \"pair {c} {d}\":\n  require c.n > 1",
+                         "action pair(n in 2..4, d in hand(me)) \"pair {n} {d}\":")
+    text = text.replace("{cards}", "\n".join(f'  "C{i}" {i % 4}' for i in range(6))).replace("{hand}", "2")
+    path = tmp_path / "range.rules"
+    path.write_text(text.replace("set v = c.n", "set v = n"), encoding="utf-8")
+    state = load(path).new_state(0)
+    hand = state.zone_cards("hand", 0)
+    texts = [state.action_text(a) for a in state.legal_actions()]
+    assert texts == ["probe 1", "probe 2"] + [f"pair {n} {d}" for n in (2, 3, 4) for d in hand] + ["pass"]
+
+
 def test_a_condition_is_tested_by_its_truth_alone_where_that_is_the_same():
     from interpreter.compiler.searches import truth
 
