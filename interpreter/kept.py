@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from operator import itemgetter, ne
+from operator import ne
 
-from .checks import EVAL_ERRORS
+from .checks import EVAL_ERRORS, _getter
 from .compiler.source import Namespace
 from .runtime import MAX_WORK, STACK_SHIFT, RuleError
 
@@ -252,12 +252,14 @@ def _added(match) -> str:
     return str(int(match[1]) + int(match[2]))
 
 
-_CALL = re.compile(r"[A-Za-z0-9_\]]\s*\(")
+_CALL = re.compile(r"[A-Za-z0-9_\]]\(")
 
 
 def _plain(src: str) -> bool:
-    """Does this source call nothing but ``len`` (and read no slot, which a
-    body at a seat has written in)?"""
+    """Does this source call nothing but ``len``, and read no slot (a body at
+    a seat has its seat written in)?  What it reads besides (sizes,
+    variables, a card's printed attribute or variable) costs a subscript or
+    two, less than comparing places with their copies."""
     return "st.L[" not in src and not _CALL.search(src.replace("len(", "("))
 
 
@@ -283,14 +285,6 @@ def _copy_stacks(before, now, changed) -> None:
             before[x] = now[x].copy()
         else:
             before.append(now[x].copy())
-
-
-def _getter(indices):
-    """A function of a list giving its elements at ``indices``, as a tuple."""
-    if len(indices) == 1:
-        i = indices[0]
-        return lambda xs: (xs[i],)
-    return itemgetter(*indices) if indices else (lambda xs: ())
 
 
 def _at_stack(body, slot, place, seat_slot=None, seat=None):

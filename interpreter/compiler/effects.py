@@ -1,8 +1,11 @@
 """Statements that move or show cards: move, swap, reveal, deal.
 
 Each becomes one closure ``f(state)`` (an EXEC step of the flow), built from
-the expression functions of ``exprs``.  Every card that lands in a zone
-becomes known to whoever sees that zone.
+the expression functions of ``exprs``; a move of one card (but to a grid's
+cell) and a deal also carry the same steps as source (``f.source``,
+``f.flow``), which the generated flow writes in place of the call (see
+:func:`with_source`).  Every card that lands in a zone becomes known to
+whoever sees that zone.
 """
 
 from __future__ import annotations

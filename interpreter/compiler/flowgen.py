@@ -29,8 +29,10 @@ generated names and ints only (:mod:`.source`).
 Steps that carry a ``flow`` tuple are written inline instead of called: a
 ``for`` loop's start, test and counter, a ``repeat``'s, a turn's start and end, a
 coverage probe (made by :mod:`.flow`), a fused run of steps (:mod:`.fusion`,
-each still naming its own line) and an expression's own source
-(:meth:`.expressions.Expressions.function_of`).
+each still naming its own line), a move of one card or a deal
+(:mod:`.effects`, :mod:`.flow_cards`) and an expression's own source
+(:meth:`.expressions.Expressions.function_of`).  The flow's functions read
+the state's slots through a local (:func:`local_slots`).
 
 Two more kinds of functions are generated the same way, the first time
 they are needed: ``_step{uid}`` plays an action offered at a choice, from
@@ -137,8 +139,9 @@ def generate_step(m, ns, sa):
     """``step(st, action)`` for one action offered at one choice: binds its
     parameters and lets, runs its effects and the flow after them up to the
     next stop (a decision, a chance step, the end), and then has the players
-    who could not see a card chosen by name forget where it went
-    (:meth:`Machine.forget_unseen`).  What ``State.apply`` calls once the
+    who could not see a card chosen by name forget where it went (as
+    :meth:`Machine.forget_unseen` does, written in: :func:`forget_source`).
+    What ``State.apply`` calls once the
     action is known to be legal: one function, not a call each to bind the
     action, to run the VM and to forget."""
     name = f"_step{int(sa.uid)}"

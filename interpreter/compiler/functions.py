@@ -76,7 +76,9 @@ class Functions:
         by ``key`` (sources), each with what computing it cost of the work
         budget, charged again when the kept value is used: the budget is
         spent the same whether a value was kept or not."""
-        return [f"    k = {key[0]}" if len(key) == 1 else f"    k = ({', '.join(key)},)",  # (one table a function)
+        # a key of one part is that part: in a function's own table, its one argument; in the
+        # table the scoring functions share, a function's number alone (an int, no tuple's equal)
+        return [f"    k = {key[0]}" if len(key) == 1 else f"    k = ({', '.join(key)},)",
                 f"    e = {memo}.get(k)",
                 "    if e is None:",
                 "        w = st.m.work_left",
@@ -144,6 +146,5 @@ class Functions:
                     ok = kind in ("zone", "pvar")
             if not ok:
                 break
-        if not calling:  # (a verdict reached through a cycle of calls is not kept)
-            self.quick_functions[name] = ok
+        self.quick_functions[name] = ok  # (a call back up the chain reads False: the safe answer, kept)
         return ok

@@ -49,8 +49,7 @@ class Namespace:
 
     def define(self, src: str, name: str):
         """Compile ``src`` (which defines ``name``) and return that function."""
-        if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
-            raise AssertionError("generated source has a character outside the allowlist")
+        _allowed(src)
         self.sources.append(src)
         code = _CODE.get(src)
         if code is None:
@@ -66,9 +65,13 @@ class Namespace:
         """The value of the expression ``src`` (generated, reading no state),
         computed in this namespace: an operation on literals folded when a
         game is compiled (see Expressions.fold)."""
-        if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
-            raise AssertionError("generated source has a character outside the allowlist")
+        _allowed(src)
         return eval(compile(src, "<rulelang:fold>", "eval"), self.ns)  # noqa: S307 - generated names and ints only
+
+
+def _allowed(src: str) -> None:
+    if not _ALLOWED.match(src):  # pragma: no cover - a bug guard
+        raise AssertionError("generated source has a character outside the allowlist")
 
 
 def lit(v) -> str:
