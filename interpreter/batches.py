@@ -77,12 +77,20 @@ class Processes:
             i += 1
 
     def close(self) -> None:
-        for f in self.futures:
-            f.cancel()
+        pool = self.pool
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
+        # The pool's own thread cancels the jobs not started: a future cancelled from here
+        # would still be listed there, and a pool broken by the processes stopped below would
+        # then fail it again, in that thread (InvalidStateError, with its traceback)
+        pool.shutdown(wait=False, cancel_futures=True)
         if any(not f.done() for f in self.futures):  # interrupted or failed: stop what still runs
-            for process in list(getattr(self.pool, "_processes", {}).values()):
+            for process in processes:
                 process.terminate()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        if manager is not None:
+            manager.join()
+        for process in processes:
+            process.join()
 
 
 class DaskCluster:
