@@ -219,11 +219,15 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, var, put)
             lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
+        cards_at = None
         if exprs.t(dom) == "stacks" and high is None:
+            cards_at = len(lines)
             lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
             ctx[("cards", slot)] = f"{var}_cards"
         indent += 4
         emit_level(levels[i + 1], indent, "continue")
+        if cards_at is not None and i == len(params) - 1:
+            _cards_where_read(lines, cards_at, f"{var}_cards", " " * indent)
     else:
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
@@ -320,6 +324,20 @@ def _closes_at_end(src: str) -> bool:
             if depth == 0:
                 return i == len(src) - 1
     return False
+
+
+def _cards_where_read(lines, at: int, local: str, pad: str) -> None:
+    """The innermost loop's stack's cards (``lines[at]``) looked up just
+    before the first test of that loop that reads them, not at every round
+    (a test before it may skip the round); at the first line that reads
+    them, if it is a test of that loop itself."""
+    word = re.compile(rf"\b{local}\b")
+    for j in range(at + 1, len(lines)):
+        if word.search(lines[j]):
+            line = lines[j]
+            if line.startswith(pad) and not line[len(pad)].isspace() and j > at + 1:
+                lines.insert(j - 1, lines.pop(at))  # (before the test: it moved up one as the line left)
+            return
 
 
 def _target(node) -> int:

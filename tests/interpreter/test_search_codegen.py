@@ -6,7 +6,8 @@ offers every combination: its search lists them with one comprehension
 instead of nested loops.  It must list the same actions in the same order,
 charge the search budget what the loops would, and stop where they stop
 when ``can()`` asks whether there is any.  A condition is tested by its truth alone where that is
-the same (a bit of a mask, a number against zero)."""
+the same (a bit of a mask, a number against zero).  The cards of the innermost loop's stack are
+looked up only once a test has let the round through to the first test that reads them."""
 
 import itertools
 
@@ -89,3 +90,49 @@ def test_a_condition_is_tested_by_its_truth_alone_where_that_is_the_same():
     for src, env in [("((a >> b) & 1 == 1)", {"a": 5, "b": 1}), ("((a >> b) & 1 == 1)", {"a": 5, "b": 2}),
                      ("((a - b) != 0)", {"a": 3, "b": 3}), ("((a - b) != 0)", {"a": 3, "b": -3})]:
         assert bool(eval(truth(src), {}, env)) == eval(src, {}, env)
+
+
+ROWS = '''game "rows"
+players 2
+card attributes: n: int, tag: int
+cards:
+{cards}
+zone pile: pile, public
+zone hand: pile, per player, public
+zone rows: stacks, per player, public
+function tags(s: stack) = sum([x.tag for x in s])
+action put(c in hand(me), s in rows(me)) "put {c} on {s}":
+  require tags(s) > c.tag
+  require top(s).n < c.n
+  move c to s
+action pass_turn "pass":
+  pass
+setup:
+  pass
+play:
+  turn 0:
+    choose put, pass_turn
+outcome(p):
+  score 0
+'''
+
+
+@pytest.mark.parametrize("rows", [[["C0"], ["C5", "C1"], ["C2", "C3", "C6"]], [["C4", "C7"], ["C6"]], []])
+def test_a_stack_s_cards_are_read_after_the_tests_that_do_not_need_them(tmp_path, rows):
+    # (tag, n) per card: the tags test reads the stack through a function, the top test its cards
+    cards = {f"C{i}": (i, (i * 5) % 3) for i in range(9)}
+    path = tmp_path / "rows.rules"
+    path.write_text(ROWS.replace("{cards}", "\n".join(f'  "{c}" {n} {t}' for c, (n, t) in cards.items())),
+                    encoding="utf-8")
+    state = load(path).new_state(0)
+    state.put(["C8", "C7", "C1"] if rows != [["C4", "C7"], ["C6"]] else ["C8", "C1", "C3"], "hand", 0)
+    for row in rows:
+        state.put(row, "rows", 0)
+    texts = [state.action_text(a) for a in state.legal_actions()]
+    hand, stacks = state.zone_cards("hand", 0), state.zone_cards("rows", 0)
+    assert texts == [f"put {c} on {i + 1}" for c in hand for i, s in enumerate(stacks)
+                     if sum(cards[x][1] for x in s) > cards[c][1] and cards[s[-1]][0] < cards[c][0]] + ["pass"]
+    assert any(t.startswith("put") for t in texts) == bool(rows)
+    source = "".join(state.m.generated_sources)
+    search = source[source.index("for v1 in v1_d:"):]
+    assert search.index("continue") < search.index("v1_cards = ") < search.index("v1_cards[-1]")
