@@ -51,6 +51,7 @@ class KeptPlan:
         self.n = n
         self.inline = {}  # entry -> (seat slot, seat, source of its body at that seat) where it has one
         self.by_stack = {}  # entry -> a function of (state, stack index) for the stacks of its one place
+        self.stack_inline = {}  # entry -> (stack slot, seat slot or None, seat, its place, body's source) where it has one
         self.every = []  # (function, its body's source at each seat) of those evaluated at every check
         variables = []  # for each entry, the indices in V of the variables it reads
         for (f, _, _), reads, seats, stacked, var in zip(m.invariants, m.invariant_reads, m.invariant_seats,
@@ -70,6 +71,7 @@ class KeptPlan:
                     places = shared + tuple(z * stride + q for z in own)
                     if stacked is not None:
                         self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
+                        self._stack_written(len(entries), stacked, places[0], slot, q)
                     written = _written(body, n, slot, q) if self.namespace is not None else None
                     if written is not None:
                         self.inline[len(entries)] = (slot, q, written)
@@ -79,6 +81,7 @@ class KeptPlan:
                 if stacked is not None:
                     places = places[:1]  # a shared zone's one instance (see live_instances)
                     self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0])
+                    self._stack_written(len(entries), stacked, places[0])
                 entries.append((f, places, reads[1], reads[2]))
         self.functions = [e[0] for e in entries]
         self.var_watched = sorted({v for var in variables for v in var})
@@ -107,6 +110,15 @@ class KeptPlan:
         self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None] + \
             [f for f, _ in self.every]
         self.later = _generate(self, entries, variables)
+
+    def _stack_written(self, entry: int, stacked, place: int, seat_slot=None, seat=None) -> None:
+        """Keep the source of a body checked stack by stack, the seat (if
+        any) and the number of players written in, for :func:`_generate`."""
+        if self.namespace is None:
+            return
+        written = _written(stacked[0], self.n, seat_slot, seat)
+        if written is not None:
+            self.stack_inline[entry] = (stacked[1], seat_slot, seat, place, written)
 
     def first(self, st, kept: Kept) -> bool:
         """At a game's first check (or after one that failed), every invariant
@@ -201,6 +213,12 @@ def _generate(plan: KeptPlan, entries, variables):
         if i in plan.by_stack and len(places) == 1:  # stack by stack, unless it must be evaluated whole
             k = at[places[0]]
             each = [f"  for y in d{k}:", f"   if not {by_stack}[{i}](st, y):", f"    return {fail}(kept)"]
+            if i in plan.stack_inline:  # the body written out, at each stack (and its seat)
+                slot, seat_slot, seat, place, body = plan.stack_inline[i]
+                each = [f"  for y in d{k}:", f"   y0 = {int(place) << STACK_SHIFT} | y"] \
+                    + ([f"   st.L[{int(seat_slot)}] = {int(seat)}"] if seat_slot is not None else []) \
+                    + [f"   st.L[{int(slot)}] = y0", f"   if not {body.replace(f'st.L[{int(slot)}]', 'y0')}:",
+                       f"    return {fail}(kept)"]
             if whole:
                 lines += [f"  if ({' or '.join(whole)}):", f"   if not {name}(st):", f"    return {fail}(kept)",
                           "  else:"] + [" " + line for line in each]

@@ -426,6 +426,7 @@ def test_an_invariant_over_stacks_is_checked_stack_by_stack(tmp_path):
     assert stack_split(g, split[0], split[1]) is None  # reads the deck
     state = load(path, check_invariants=True).new_state(0, 2)
     m, kept = state.m, Kept()
+    m.namespace = None  # the check calls each stack's body (not written inline, as by default)
     assert m.invariants_hold(state, kept)
     plan = m.holds_for(2).plan
     seen = []
@@ -463,7 +464,15 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
         'invariant all(size(hand(p)) <= 1 for p in players) "no hand holds more than one"'
         if line.startswith("invariant all(held(p) <= 3") else line
         for line in GAME.splitlines() if not line.startswith(("invariant all(worth", "invariant all(held(p) < 5"))) + "\n")
-    games = [path, plain] + sorted((ROOT / "games").glob("*.rules"))
+    # rows of stacks checked stack by stack, per seat and shared, with a limit the games break
+    rows, shared = tmp_path / "rows.rules", tmp_path / "shared_rows.rules"
+    rows.write_text(STACKS.replace("LIMIT", "2"))
+    shared.write_text("\n".join(
+        'invariant all(short(b) for b in rows) "no row is too long"' if line.startswith("invariant all(all(short")
+        else 'invariant all(size(b) >= size(deck) - 9 for b in rows) "a body that reads the deck"'
+        if line.startswith("invariant") else line.replace("stacks, per player", "stacks").replace("rows(me)", "rows")
+        for line in STACKS.replace("LIMIT", "2").splitlines()) + "\n")
+    games = [path, plain, rows, shared] + sorted((ROOT / "games").glob("*.rules"))
     for game in games:
         inline, calls = (load(game, check_invariants=True) for _ in range(2))
         for n in range(inline.min_players, min(inline.max_players, 4) + 1):
@@ -473,6 +482,8 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
             seats = [i for i, e in enumerate(inline.machine.invariant_seats) if e is not None]
             if seats:  # a seat's body written out, not called (kept seat by seat, or at every check)
                 assert source and ("st.L[" in source or checks[0].plan.every)
+            if checks[0].plan.by_stack:  # so is the body of one checked stack by stack
+                assert checks[0].plan.stack_inline and "y0 = " in source
             verdicts = {True: 0, False: 0}
             for seed in range(3):
                 states = [g.new_state(seed, n) for g in (inline, calls)]
@@ -488,7 +499,7 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
                     for st in states:
                         st.apply(a)
                     steps += 1
-            if game in (path, plain):
+            if game in (path, plain, rows, shared):
                 assert verdicts[False] and verdicts[True]  # both verdicts were compared
                 # the hands' sizes are evaluated at every check in the plain game alone
                 every = [w for _, ws in checks[0].plan.every for w in ws]
