@@ -17,6 +17,9 @@ from .runtime import MAX_WORK, RuleError
 # What a failed evaluation raises (max of nothing, an index past the end, a
 # division by zero, ...): turned into RuleErrors with the span of the rules.
 EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError, OverflowError)
+# A part of the small key read by a subscript each while there are no more than these
+# (see Checks.small_key_for); more are read by one slice or getter.
+FEW_PARTS = 16
 
 
 class InvariantBroken(Exception):
@@ -93,16 +96,25 @@ class MachineChecks:
         from .compiler.source import Namespace  # the generated code's one gate (see there)
 
         # one tuple, written out for this machine: each live place's size, the variables,
-        # the flow slots, then pc, me, chance and done (the parts read at C speed)
+        # the flow slots, then pc, me, chance and done.  Each part is read by a subscript
+        # (quicker than a tuple made by map or a getter, for a few of them), the variables
+        # and the flow slots of a game with many by one slice or getter (at C speed);
+        # a slot a let sets to a list is read as a tuple (a list has no hash)
         ns = Namespace()
         nvars = self.winners_index + 1 + (self.stride if self.turns_base is not None else 0)  # see layout
-        slots = [int(k) for k in self.flow_slots if k not in self.list_slots]
-        parts = [f"tuple(map(len, {ns.ref(_getter(self.live_instances(n)), '_z')}(st.Z)))",
-                 f"tuple(st.V[:{int(nvars)}])", f"{ns.ref(_getter(slots), '_l')}(st.L)",
-                 "st.pc", "st.me", "st.chance_n", "st.done"]
-        lists = ns.ref(self._small_key_of_lists, "_b")
-        src = "\n".join(["def _small(st):", f" key = ({', '.join(parts)},)", " try:", "  return hash(key)",
-                          " except TypeError:", f"  return {lists}(key)"]) + "\n"
+        slots = [int(k) for k in self.flow_slots if k not in self.list_slots and k not in self.list_lets]
+        listed = [int(k) for k in self.flow_slots if k in self.list_lets and k not in self.list_slots]
+        parts = [f"len(Z[{int(i)}])" for i in self.live_instances(n)]
+        parts += [f"V[{i}]" for i in range(nvars)] if nvars <= FEW_PARTS else [f"tuple(V[:{int(nvars)}])"]
+        if len(slots) <= FEW_PARTS:
+            parts += [f"L[{k}]" for k in slots]
+        elif slots:
+            parts.append(f"{ns.ref(_getter(slots), '_l')}(L)")
+        parts += [f"(tuple(L[{k}]) if L[{k}].__class__ is list else L[{k}])" for k in listed]
+        parts += ["st.pc", "st.me", "st.chance_n", "st.done"]
+        src = "\n".join(["def _small(st):", " Z = st.Z", " V = st.V", " L = st.L", f" key = ({', '.join(parts)},)",
+                         " try:", "  return hash(key)",  # (a variable that holds a list: as bytes)
+                         " except TypeError:", f"  return {ns.ref(self._small_key_of_lists, '_b')}(key)"]) + "\n"
         return ns.define(src, "_small")
 
     @staticmethod

@@ -39,6 +39,7 @@ class FlowCompiler(CardStatements):
         self.flow_slots = set()  # the slots that live across steps (part of a state's key)
         self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
         self.list_slots = set()  # those holding a loop's items, fixed while the loop runs (see Machine.list_slots)
+        self.list_lets = set()  # those a let sets to a list (see Machine.list_lets)
         self.while_loops = 0  # the flow's only loops that do not count their rounds (see Machine.positions_unique)
         self.triggers = Triggers(self)
 
@@ -150,6 +151,8 @@ class FlowCompiler(CardStatements):
     def s_Let(self, s):
         k = self.g.res[id(s)]
         self.flow_slots.add(k)
+        if self.exprs.t(s.expr).startswith("list:"):
+            self.list_lets.add(k)
         f = self.value(s.expr)
 
         def let(st):

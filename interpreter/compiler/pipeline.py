@@ -93,6 +93,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     m.flow_slots = tuple(sorted(flow.flow_slots))
     m.positions_unique = flow.while_loops == 0
     m.list_slots = frozenset(flow.list_slots)
+    m.list_lets = frozenset(flow.list_lets)
     install_flow(m, exprs.ns)
     # 5. the outcome
     o = g.outcome

@@ -53,6 +53,20 @@ def test_equal_positions_have_one_small_key(stem, players):
     assert len(set(by_key.values())) > len(by_key) // 2  # and it tells most apart
 
 
+def test_a_let_that_holds_a_list_is_hashed_as_a_tuple(monkeypatch):
+    # ¡Desplumados! keeps a list in a let: its small key reads it as a tuple, not as bytes (slower)
+    from interpreter.machine import Machine
+
+    as_bytes = []
+    monkeypatch.setattr(Machine, "_small_key_of_lists", staticmethod(lambda key: as_bytes.append(key) or 0))
+    small, held = None, 0
+    for state in positions("desplumados", 4):
+        small = small or state.m.small_key_for(4)
+        small(state)
+        held += any(isinstance(state.L[k], list) for k in state.m.list_lets)
+    assert held and not as_bytes
+
+
 def test_a_small_key_holds_a_list_kept_in_a_variable(tmp_path):
     path = tmp_path / "order.rules"
     path.write_text('''game "Order"
