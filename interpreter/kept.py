@@ -168,8 +168,10 @@ def _generate(plan: KeptPlan, entries, variables):
     lines = ["def _later(st, kept):", " old = kept.places", " if old is None:",  # a game's first check
              f"  return {ns.ref(plan.first, '_h')}(st, kept)"]
     if plan.each:  # evaluated at every check
-        lines += [f" st.m.work_left = {int(MAX_WORK)}", " try:"]
         seats = {id(f): written for f, written in plan.every}
+        if any(id(f) not in seats for f in plan.each):  # (those seat by seat read sizes and values: no work)
+            lines.append(f" st.m.work_left = {int(MAX_WORK)}")
+        lines.append(" try:")
         for f in plan.each:
             if id(f) in seats:  # seat by seat, each seat written in
                 lines += [f"  if not ({' and '.join(seats[id(f)])}):", "   return False"]
@@ -217,7 +219,8 @@ def _generate(plan: KeptPlan, entries, variables):
                 slot, seat_slot, seat, place, body = plan.stack_inline[i]
                 each = [f"  for y in d{k}:", f"   y0 = {int(place) << STACK_SHIFT} | y"] \
                     + ([f"   st.L[{int(seat_slot)}] = {int(seat)}"] if seat_slot is not None else []) \
-                    + [f"   st.L[{int(slot)}] = y0", f"   if not {body.replace(f'st.L[{int(slot)}]', 'y0')}:",
+                    + [f"   st.L[{int(slot)}] = y0",
+                       f"   if not {body.replace(f'_stack(st, st.L[{int(slot)}])', f'z{k}[y]').replace(f'st.L[{int(slot)}]', 'y0')}:",
                        f"    return {fail}(kept)"]
             if whole:
                 lines += [f"  if ({' or '.join(whole)}):", f"   if not {name}(st):", f"    return {fail}(kept)",
