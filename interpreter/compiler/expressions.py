@@ -77,6 +77,7 @@ class Expressions(Functions):
         self.action_defs = {} if action_defs is None else action_defs
         self.ns = ns if ns is not None else Namespace()
         self.fn_names = {}  # user function name -> generated name
+        self.fn_memos = {}  # generated name of a function that keeps its values -> its table's name
         self.purity = None  # a Purity, made when first asked
         # the values of user functions called on a frozen state (see fn), until cleared
         self.frozen_memo = {}

@@ -60,7 +60,8 @@ class Functions:
         value = self.expr(f.body, ctx)
         if params and self.memoisable(name):
             # a pure function: its values kept by arguments, a stack by its cards (see .purity)
-            lines += self.kept(self.ns.ref({}, "_memo"), self.memo_key(name, params, ptypes), body, value)
+            memo = self.fn_memos[gen] = self.ns.ref({}, "_memo")
+            lines += self.kept(memo, self.memo_key(name, params, ptypes), body, value)
         elif frozen and all(is_scalar(t) for t in ptypes):
             # the state is frozen until the table is cleared: values kept by the arguments
             lines += self.kept(self.ns.ref(self.frozen_memo, "_fm"), [lit(int(gen[3:]))] + params, body, value)
@@ -93,6 +94,36 @@ class Functions:
                 "    if m.work_left < 0:",
                 "        _charge(st, 0)",
                 "    return e[0]"]
+
+    def kept_read(self, node, ctx, local: str, pad: str):
+        """Lines setting ``local`` to the value of ``node``, a call of a
+        function that keeps its values, with the table read in place (no
+        call when the value is kept, the cost charged as the function
+        charges it); or None when ``node`` is no such call or an argument is
+        not a plain local of the search (a stack: with its cards at hand as
+        ``<local>_cards``)."""
+        g = self.g
+        if not isinstance(node, A.Call) or g.res.get(id(node), ("",))[0] != "func" or not self.memoisable(node.func):
+            return None
+        ptypes = [t for _, t in g.func_slots[node.func][0]]
+        args = [self.expr(a, ctx) for a in node.args]
+        if not all(a.isidentifier() for a in args):
+            return None
+        for a, t in zip(args, ptypes):
+            if t == "stack" and not any(v == f"{a}_cards" for v in ctx.values() if isinstance(v, str)):
+                return None
+        gen = self.function(node.func)
+        memo = self.fn_memos[gen]
+        key = self.memo_key(node.func, args, ptypes)
+        e = f"{local}_e"
+        return [f"{pad}{e} = {memo}.get({key[0] if len(key) == 1 else '(' + ', '.join(key) + ',)'})",
+                f"{pad}if {e} is None:",
+                f"{pad}    {local} = {gen}(st{''.join(', ' + a for a in args)})",
+                f"{pad}else:",
+                f"{pad}    {local} = {e}[0]",
+                f"{pad}    st.m.work_left -= {e}[1]",
+                f"{pad}    if st.m.work_left < 0:",
+                f"{pad}        _charge(st, 0)"]
 
     def memo_key(self, name, params, ptypes) -> list:
         """Sources of what a pure function's value depends on: its arguments,

@@ -216,7 +216,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 put(node, f"{local}_v")
         else:
             if i == len(params) - 1:
-                _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, var, put)
+                _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, var, put, ctx)
             lines.append(f"{pad}for {var} in {var}_d:")
         ctx[slot] = var
         cards_at = None
@@ -254,13 +254,14 @@ def _listed_memo(lines, memo_decl, memo_uses, items, var):
     return None
 
 
-def _eager_hoist(exprs, lines, lazies, items, indent, var, put) -> None:
+def _eager_hoist(exprs, lines, lazies, items, indent, var, put, ctx) -> None:
     """A value hoisted out of the innermost loop is computed at its first
     round, where its first test starts by reading it (see
     :func:`_leads_with`): it is computed just before the loop instead, if
     the loop has a round, and the tests read it as it is (no test per
     round of whether it has been computed yet).  The same evaluations, in
-    the same order."""
+    the same order; a function that keeps its values has its table read
+    there (see :meth:`.functions.Functions.kept_read`)."""
     if not items or items[0][0] != "req":
         return
     first = items[0][2]
@@ -271,7 +272,8 @@ def _eager_hoist(exprs, lines, lazies, items, indent, var, put) -> None:
         if any(word.search(line) for line in lines[decl + 1:]):
             return  # read already, before this loop: it stays lazy
         pad = " " * indent
-        lines += [f"{pad}if {var}_d:", f"{pad}    {local} = {src}"]  # (after the domain is charged, as before)
+        read = exprs.kept_read(node, ctx, local, pad + "    ") if not isinstance(node, MaskPlan) else None
+        lines += [f"{pad}if {var}_d:"] + (read or [f"{pad}    {local} = {src}"])  # (after the domain is charged)
         put(node, local)
         return
 

@@ -3,6 +3,8 @@ that a kept value never outlives what it was computed from."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import rulelang
@@ -228,3 +230,5 @@ def test_a_kept_value_costs_the_work_budget_what_computing_it_did():
         legal = state.legal_actions()
         state.apply(legal[rnd.randrange(len(legal))])
     assert len(set(spent)) > 1, "the searches read stacks through the kept functions"
+    # the grow search reads a bird's kept common suits in place (no call when kept)
+    assert re.search(r"h\d+_e = _memo\d+\.get\(tuple\(v0_cards\)\)", "".join(state.m.generated_sources))
