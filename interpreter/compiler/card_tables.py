@@ -46,3 +46,19 @@ def predicate_table(exprs, e, ctx) -> str | None:
     values = f"map({exprs.ns.ref(table, '_p')}.__getitem__, _tick(st, {exprs.seq(e.iter, ctx)}))"
     return {"count": f"sum({values})", "any": f"(1 in {values})", "all": f"(0 not in {values})"}[e.func]
 
+
+
+def card_test(exprs, src: str, var: str) -> str | None:
+    """``src``, a search's test of one card parameter (the loop variable
+    ``var``), as a read of a per-card table (``_p[var]``, 1 or 0), when it
+    reads nothing of the state but what is printed on the card; None
+    otherwise, or where the test cannot be worked out for some card."""
+    if exprs.layout is None or _STATE.search(src) or "_seat(" in src:
+        return None
+    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(var)}(?![A-Za-z0-9_])")
+    ncards = len(exprs.layout.card_name_ids)
+    try:
+        table = exprs.ns.value(f"[(1 if ({word.sub(_VAR, src)}) else 0) for {_VAR} in range({int(ncards)})]")
+    except Exception:  # noqa: BLE001 - a card the test cannot be worked out for: as written
+        return None
+    return f"{exprs.ns.ref(table, '_p')}[{var}]"

@@ -14,6 +14,7 @@ import re
 from rulelang import ast as A
 
 from ..runtime import MAX_SEARCH, STACK_MASK, STACK_SHIFT
+from .card_tables import card_test
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
 from .tree import walk
@@ -124,7 +125,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    for v0 in {domain(exprs, has_copies, params[0], ctx)}:")
         saved = ctx.get(params[0][0])
         ctx[params[0][0]] = "v0"
-        lines.append(f"        if {' and '.join(truth(expr(n, ctx)) for n in prefilters[0])}:")
+        lines.append(f"        if {_card_test(exprs, params[0], ' and '.join(truth(expr(n, ctx)) for n in prefilters[0]), 'v0')}:")
         if saved is None:
             del ctx[params[0][0]]
         lines += [f"            {left} -= 1", "            out.append((uid, v0))",
@@ -142,7 +143,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    for {var} in {domain(exprs, has_copies, params[i], ctx)}:")
         saved = ctx.get(slot)
         ctx[slot] = var
-        conds = " and ".join(truth(expr(n, ctx)) for n in nodes)
+        conds = _card_test(exprs, params[i], " and ".join(truth(expr(n, ctx)) for n in nodes), var)
         if saved is None:
             del ctx[slot]
         lines.append(f"        if {conds}:")
@@ -232,6 +233,15 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
     return _finish(exprs, lines, name, action)
+
+
+def _card_test(exprs, param, src: str, var: str) -> str:
+    """The test ``src`` of one card parameter (over cards, not sets of
+    them) as a read of a table made once (see :func:`.card_tables.card_test`),
+    where it reads only what is printed on the card."""
+    if param[3] is not None or exprs.t(param[1]) not in ("pile", "stack", "list:card"):
+        return src
+    return card_test(exprs, src, var) or src
 
 
 def _listed_memo(lines, memo_decl, memo_uses, items, var):

@@ -3,6 +3,8 @@ is compiled and written into the generated code as its value (a number or a
 truth value); one that fails, or whose value is past the bound on numbers,
 is left to play time, where it fails at its own line as before."""
 
+import re
+
 import pytest
 
 from interpreter import load
@@ -123,3 +125,30 @@ def test_a_test_some_card_cannot_pass_is_worked_out_at_play_time(tmp_path):
     assert "division by zero" in info.value.message
     assert info.value.span.line == text.splitlines().index("  set v = count(x.n * 2 > 10 / x.n for x in pile)") + 1
     assert "map(_p" not in game.generated_source()
+
+
+PICK = CARDS.replace('''action probe "probe":
+  set TARGET = EXPR''', '''action pick(c in pile) "pick {c}":
+  require TEST
+  set v = c.n''').replace("choose probe", "choose pick")
+
+
+@pytest.mark.parametrize("test, table, expected", [
+    ("c.kind in {Hen, Dog}", True, ["H1", "H2", "D3", "D4"]),
+    ("c.n >= low and c.kind != Hen", True, ["D3", "D4"]),
+    ('c != "F0"', True, ["H1", "H2", "D3", "D4"]),
+    ("c.n > v", False, ["H1", "H2", "D3", "D4"]),  # reads a variable: tested as written
+    ("c.n * 2 > 10 / (c.n - 3)", False, None),  # fails for D3: tested as written, and fails there
+])
+def test_a_search_s_test_of_printed_attributes_is_a_table_of_the_cards(tmp_path, test, table, expected):
+    path = tmp_path / "pick.rules"
+    path.write_text(PICK.replace("TEST", test), encoding="utf-8")
+    game = load(path)
+    state = game.new_state(0)
+    if expected is None:
+        with pytest.raises(RuleError) as info:
+            state.legal_actions()
+        assert "division by zero" in info.value.message
+    else:
+        assert sorted(state.action_text(a) for a in state.legal_actions()) == sorted(f"pick {c}" for c in expected)
+    assert bool(re.search(r"if _p\d+\[v0\]:", game.generated_source())) == table
