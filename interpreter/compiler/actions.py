@@ -93,6 +93,11 @@ class ActionCompiler:
         if level == 0:
             return
         g = self.g
+        if not isinstance(e, (A.Name, A.IntLit, A.BoolLit)) and self.safe(e):
+            lv = self.free_level(e, level_of_slot)
+            if lv is not None and lv < level:  # read as a local, worked out once per outer value
+                levels[lv].append(("eager", None, e))
+                return
         if isinstance(e, A.CallGen) and self.mask(e, level, level_of_slot, levels):
             return
         if isinstance(e, (A.CallGen, A.ListComp)) or (
@@ -111,16 +116,59 @@ class ActionCompiler:
             if self.inlinable(e):
                 pairs = list(zip([s for s, _ in g.func_slots[e.func][0]], e.args))
                 for s, arg in pairs:  # the function's parameters stand where their arguments are bound
-                    level_of_slot[s] = self.level(arg, level_of_slot)
+                    bound_at = self.free_level(arg, level_of_slot)
+                    if bound_at is None:  # bound within the test (a generator's item): never hoisted
+                        level_of_slot.pop(s, None)
+                    else:
+                        level_of_slot[s] = bound_at
                     r = g.res.get(id(arg)) if isinstance(arg, A.Name) else None
                     if r is not None and r[0] == "slot":  # an argument that is a parameter: the same value
                         self.bound[s] = self.bound.get(r[1], r[1])
                 inlines[id(e)] = pairs
                 self.called[e.func] = -1  # once only
+                for _, arg in pairs:  # an argument read more than once in the body: its value worked out once
+                    if not isinstance(arg, A.Name):
+                        self.hoist_nodes(arg, level, level_of_slot, levels, inlines)
                 self.hoist_nodes(g.functions[e.func].body, level, level_of_slot, levels, inlines)
                 return
         for child in children(e):
             self.hoist_nodes(child, level, level_of_slot, levels, inlines)
+
+    def safe(self, e) -> bool:
+        """Can ``e`` be worked out before it is needed, whether or not it
+        is: it cannot fail and costs the budgets nothing?  A name, a
+        number, the size of a place or stack named, a card's attribute (read
+        from a table or the card variables), comparisons of those for
+        equality, and arithmetic and order on sizes and numbers alone (an
+        attribute a card lacks could not be ordered).  Not the top of a
+        stack: moving an empty pile to a new stack makes an empty one."""
+        t, res = self.exprs.t, self.g.res
+        if isinstance(e, (A.Name, A.IntLit, A.BoolLit)):
+            return True
+        if isinstance(e, A.Call) and res.get(id(e), ("",))[0] == "builtin" and len(e.args) == 1 \
+                and isinstance(e.args[0], A.Name):
+            return e.func in ("size", "empty") and t(e.args[0]) in ("stack", "pile")
+        if isinstance(e, A.Attr):
+            return t(e.obj) == "card" and self.safe(e.obj)
+        if isinstance(e, A.BinOp):
+            if e.op in ("==", "!="):
+                return self.safe(e.left) and self.safe(e.right)
+            return e.op in ("<", "<=", ">", ">=", "+", "-", "*") and self.counted(e.left) and self.counted(e.right)
+        if isinstance(e, A.Not):
+            return self.safe(e.operand)
+        if isinstance(e, A.BoolOp):
+            return all(self.safe(x) for x in e.items)
+        return False
+
+    def counted(self, e) -> bool:
+        """Is ``e`` a whole number that :meth:`safe` can work out: a literal, a size, or sums and products of them?"""
+        if isinstance(e, A.IntLit):
+            return True
+        if isinstance(e, A.Call):
+            return e.func == "size" and self.safe(e)
+        if isinstance(e, A.BinOp):
+            return e.op in ("+", "-", "*") and self.counted(e.left) and self.counted(e.right)
+        return False
 
     def mask(self, e, level, level_of_slot, levels) -> bool:
         """Plan ``all``/``any`` over cards that relates each to a card

@@ -76,6 +76,13 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                 local = f"x{int(slot)}"
                 lines.append(f"{pad}{local} = {expr(node, ctx)}")
                 ctx[slot] = local
+            elif kind == "eager":  # cannot fail, costs nothing: worked out here, read as a local
+                src = source(node)
+                local = hoisted.get(("eager", indent, src))
+                if local is None:
+                    local = hoisted[("eager", indent, src)] = ns.fresh("y")
+                    lines.append(f"{pad}{local} = {src}")
+                put(node, local)
             elif kind == "memo":  # a value of one inner parameter alone: kept per value of it, when first needed
                 var = f"v{params_index[slot]}"
                 saved = ctx.get(slot)
@@ -201,20 +208,30 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             lines.append(f"{pad}for {var} in {var}_d:")
             lines.append(f"{pad}    out.append((uid, {', '.join(values)}))")
             break
-        memo = _listed_memo(lines, memo_decl, memo_uses, levels[i + 1], var) \
+        memo = _listed_memo(exprs, lines, memo_decl, memo_uses, levels[i + 1], var) \
             if i == len(params) - 1 and i in filtered else None
         if memo is not None:
             # the innermost test starts with a value of this parameter alone, over a
-            # domain fixed before the loops: its values are listed once, in the first
+            # domain fixed before the loops: its values are worked out once, in the first
             # round of the outer loops (where the memo would have computed each of them
-            # first, in this order), and read beside each value
-            local, src = memo
+            # first, in this order; a kept function's table read in place), and read by value
+            local, node, src = memo
             lines[memo_decl[local]] = lines[memo_decl[local]].replace("dict()", "None")
-            lines += [f"{pad}if {local} is None:", f"{pad}    {local} = []",
-                      f"{pad}    for {var} in {var}_d:", f"{pad}        {local}.append({src})",
-                      f"{pad}for {var}, {local}_v in zip({var}_d, {local}):"]
+            lines += [f"{pad}if {local} is None:", f"{pad}    {local} = dict()", f"{pad}    for {var} in {var}_d:"]
+            inner = dict(ctx, **{"nodes": {}})
+            inner[slot] = var
+            read = None
+            if exprs.t(dom) == "stacks" and high is None and not isinstance(node, MaskPlan):
+                inner[("cards", slot)] = f"{var}_cards"
+                read = exprs.kept_read(node, inner, f"{local}_x", pad + " " * 8)
+            if read:
+                lines += [f"{pad}        {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]", *read,
+                          f"{pad}        {local}[{var}] = {local}_x"]
+            else:
+                lines.append(f"{pad}        {local}[{var}] = {src}")
+            lines.append(f"{pad}for {var} in {var}_d:")
             for node, _, _ in memo_uses[local]:
-                put(node, f"{local}_v")
+                put(node, f"{local}[{var}]")
         else:
             if i == len(params) - 1:
                 _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, var, put, ctx)
@@ -244,23 +261,24 @@ def _card_test(exprs, param, src: str, var: str) -> str:
     return card_test(exprs, src, var) or src
 
 
-def _listed_memo(lines, memo_decl, memo_uses, items, var):
-    """(memo local, source of its value) when the first test of the innermost
-    loop (``items``, over ``var``) is exactly a memo kept per value of ``var``,
-    and nothing written so far reads that memo: the memo can be a list
-    beside the loop's values.  None otherwise."""
+def _listed_memo(exprs, lines, memo_decl, memo_uses, items, var):
+    """(memo local, its node, source of its value) when the first test of the
+    innermost loop (``items``, over ``var``) starts by reading a memo kept per
+    value of ``var`` (see :func:`_leads_with`), and nothing written so far
+    reads that memo: the memo can be filled for every value at once.  None
+    otherwise."""
     if not items or items[0][0] != "req":
         return None
     first = items[0][2]
     for local, uses in memo_uses.items():
-        if not any(_target(node) == id(first) for node, _, _ in uses):
+        if not any(_leads_with(exprs, first, _target(node)) for node, _, _ in uses):
             continue
         if any(v != var for _, v, _ in uses) or len({src for _, _, src in uses}) != 1:
             return None
         word = re.compile(rf"\b{local}\b")
         if any(word.search(line) for k, line in enumerate(lines) if k != memo_decl[local]):
             return None  # read already (a prefilter): it stays a table
-        return local, uses[0][2]
+        return local, uses[0][0], uses[0][2]
     return None
 
 

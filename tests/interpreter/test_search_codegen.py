@@ -10,6 +10,7 @@ the same (a bit of a mask, a number against zero).  The cards of the innermost l
 looked up only once a test has let the round through to the first test that reads them."""
 
 import itertools
+import re
 
 import pytest
 
@@ -117,22 +118,88 @@ outcome(p):
 '''
 
 
-@pytest.mark.parametrize("rows", [[["C0"], ["C5", "C1"], ["C2", "C3", "C6"]], [["C4", "C7"], ["C6"]], []])
-def test_a_stack_s_cards_are_read_after_the_tests_that_do_not_need_them(tmp_path, rows):
-    # (tag, n) per card: the tags test reads the stack through a function, the top test its cards
-    cards = {f"C{i}": (i, (i * 5) % 3) for i in range(9)}
+ROW_CARDS = {f"C{i}": (i, (i * 5) % 3) for i in range(9)}  # (n, tag) per card
+
+
+def rows_state(tmp_path, rows):
+    """A position of ROWS: three cards in hand, ``rows`` the player's stacks."""
     path = tmp_path / "rows.rules"
-    path.write_text(ROWS.replace("{cards}", "\n".join(f'  "{c}" {n} {t}' for c, (n, t) in cards.items())),
+    path.write_text(ROWS.replace("{cards}", "\n".join(f'  "{c}" {n} {t}' for c, (n, t) in ROW_CARDS.items())),
                     encoding="utf-8")
     state = load(path).new_state(0)
     state.put(["C8", "C7", "C1"] if rows != [["C4", "C7"], ["C6"]] else ["C8", "C1", "C3"], "hand", 0)
     for row in rows:
         state.put(row, "rows", 0)
+    return state
+
+
+def row_puts(state):
+    """The puts the rule allows, worked out here."""
+    cards, hand, stacks = ROW_CARDS, state.zone_cards("hand", 0), state.zone_cards("rows", 0)
+    return [f"put {c} on {i + 1}" for c in hand for i, s in enumerate(stacks)
+            if sum(cards[x][1] for x in s) > cards[c][1] and cards[s[-1]][0] < cards[c][0]]
+
+
+@pytest.mark.parametrize("rows", [[["C0"], ["C5", "C1"], ["C2", "C3", "C6"]], [["C4", "C7"], ["C6"]], []])
+def test_a_stack_s_cards_are_read_after_the_tests_that_do_not_need_them(tmp_path, rows):
+    # the tags test reads the stack through a function, the top test its cards
+    state = rows_state(tmp_path, rows)
     texts = [state.action_text(a) for a in state.legal_actions()]
-    hand, stacks = state.zone_cards("hand", 0), state.zone_cards("rows", 0)
-    assert texts == [f"put {c} on {i + 1}" for c in hand for i, s in enumerate(stacks)
-                     if sum(cards[x][1] for x in s) > cards[c][1] and cards[s[-1]][0] < cards[c][0]] + ["pass"]
+    assert texts == row_puts(state) + ["pass"]
     assert any(t.startswith("put") for t in texts) == bool(rows)
     source = "".join(state.m.generated_sources)
-    search = source[source.index("for v1 in v1_d:"):]
+    search = source[source.rindex("for v1 in v1_d:"):]  # (the last: the first fills a memo)
     assert search.index("continue") < search.index("v1_cards = ") < search.index("v1_cards[-1]")
+
+
+def test_a_memo_the_inner_test_starts_with_is_filled_for_every_value_at_once(tmp_path):
+    # tags(s), kept per stack, leads the inner test: filled for every stack at the first round
+    # (the function's table read in place), then read by value; the same actions in the same order
+    state = rows_state(tmp_path, [["C0"], ["C5", "C1"], ["C4"]])
+    source = "".join(state.m.generated_sources)
+    assert re.search(r"if m\d+ is None:\n\s+m\d+ = dict\(\)\n\s+for v1 in v1_d:", source)
+    assert re.search(r"m\d+_x_e = _memo\d+\.get\(tuple\(v1_cards\)\)", source)
+    for _ in range(2):  # the second time, the function's values are kept
+        state._legal = None
+        assert [state.action_text(a) for a in state.legal_actions()] == row_puts(state) + ["pass"]
+    assert row_puts(state)
+
+
+EMPTY_STACK = '''game "empty stacks"
+players 2
+card attributes: n: int
+cards:
+{cards}
+zone hand: pile, per player, public
+zone rows: stacks, per player, public
+action put(b in rows(me), c in hand(me)) "put {c} on {b}":
+  require empty(b) or top(b).n < c.n
+  move c to b
+action pass_turn "pass":
+  pass
+play:
+  turn 0:
+    choose put, pass_turn
+outcome(p):
+  score 0
+'''
+
+
+def test_what_cannot_fail_is_worked_out_per_outer_value_and_a_stack_s_top_is_not(tmp_path):
+    # empty(b) cannot fail: worked out once per stack, read as a local in the inner loop; top(b)
+    # of an empty stack would fail, and "empty(b) or" keeps it from being read: not worked out early
+    path = tmp_path / "empty.rules"
+    path.write_text(EMPTY_STACK.replace("{cards}", "\n".join(f'  "C{i}" {i}' for i in range(8))), encoding="utf-8")
+    state = load(path).new_state(0)
+    state.put(["C7", "C2", "C5"], "hand", 0)
+    state.put(["C3"], "rows", 0)
+    state.put([], "rows", 0)  # an empty stack, as moving an empty pile to a new stack makes
+    state.put(["C6", "C1"], "rows", 0)
+    texts = [state.action_text(a) for a in state.legal_actions()]
+    hand, stacks = state.zone_cards("hand", 0), state.zone_cards("rows", 0)
+    assert [] in stacks
+    assert texts == [f"put {c} on {i + 1}" for i, s in enumerate(stacks) for c in hand
+                     if not s or int(s[-1][1:]) < int(c[1:])] + ["pass"]
+    source = "".join(state.m.generated_sources)
+    outer = source[source.index("for v0 in v0_d:"):source.index("for v1 in v1_d:")]
+    assert re.search(r"y\d+ = ", outer) and "[-1]" not in outer
