@@ -121,7 +121,7 @@ class Machine(MachineViews, MachineChecks):
         # the loop's count and where the flow stands, so the fuzzer's small
         # key leaves them out (Checks.small_key_for).
         self.list_slots = frozenset()
-        self.list_lets = frozenset()  # the flow slots a let sets to a list (None before it runs)
+        self.list_lets = frozenset()  # the flow slots a let sets to a list (another value before it runs)
         self._position_getters = {}  # player count -> (Z -> the places in use, L -> the flow slots' values)
         self.invariants = []  # (closure, message, span): checked at decision points
         self.expectations = []  # an example's machine: (Expect, closures) (interpreter/examples.py)

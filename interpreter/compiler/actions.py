@@ -87,9 +87,12 @@ class ActionCompiler:
                          search_reads(g, a, preamble(a), self.has_copies))
 
     def hoist_nodes(self, e, level, level_of_slot, levels, inlines):
-        """Mark calls inside a require that depend only on outer parameters;
-        inline a user function called once in the action, so that the parts
-        of its body that depend only on outer parameters are marked too."""
+        """Mark the values inside a require that depend only on outer
+        parameters: calls and generators (worked out when first needed, or
+        kept per value of one inner parameter), and what cannot fail
+        (:meth:`safe`: worked out per outer value, "eager"); inline a user
+        function called once in the action, so that the parts of its body
+        that depend only on outer parameters are marked too."""
         if level == 0:
             return
         g = self.g
@@ -139,9 +142,10 @@ class ActionCompiler:
         is: it cannot fail and costs the budgets nothing?  A name, a
         number, the size of a place or stack named, a card's attribute (read
         from a table or the card variables), comparisons of those for
-        equality, and arithmetic and order on sizes and numbers alone (an
-        attribute a card lacks could not be ordered).  Not the top of a
-        stack: moving an empty pile to a new stack makes an empty one."""
+        equality, and order, sums and products by a small number of sizes
+        and numbers (a large product is checked against the bound).  Not
+        the top of a stack: moving an empty pile to a new stack makes an
+        empty one."""
         t, res = self.exprs.t, self.g.res
         if isinstance(e, (A.Name, A.IntLit, A.BoolLit)):
             return True
@@ -153,7 +157,7 @@ class ActionCompiler:
         if isinstance(e, A.BinOp):
             if e.op in ("==", "!="):
                 return self.safe(e.left) and self.safe(e.right)
-            return e.op in ("<", "<=", ">", ">=", "+", "-", "*") and self.counted(e.left) and self.counted(e.right)
+            return e.op in ("<", "<=", ">", ">=", "+", "-") and self.counted(e.left) and self.counted(e.right)
         if isinstance(e, A.Not):
             return self.safe(e.operand)
         if isinstance(e, A.BoolOp):
@@ -161,13 +165,14 @@ class ActionCompiler:
         return False
 
     def counted(self, e) -> bool:
-        """Is ``e`` a whole number that :meth:`safe` can work out: a literal, a size, or sums and products of them?"""
+        """Is ``e`` a whole number that :meth:`safe` can work out: a literal, a size, sums of them, products by a small one?"""
         if isinstance(e, A.IntLit):
             return True
         if isinstance(e, A.Call):
             return e.func == "size" and self.safe(e)
-        if isinstance(e, A.BinOp):
-            return e.op in ("+", "-", "*") and self.counted(e.left) and self.counted(e.right)
+        if isinstance(e, A.BinOp):  # (a product of two large numbers is checked against the bound: it can fail)
+            return (e.op in ("+", "-") or e.op == "*" and (self.exprs.small(e.left) or self.exprs.small(e.right))) \
+                and self.counted(e.left) and self.counted(e.right)
         return False
 
     def mask(self, e, level, level_of_slot, levels) -> bool:

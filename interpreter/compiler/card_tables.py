@@ -6,8 +6,9 @@ attributes, its name) and nothing of the state: the test's value for each
 card is a table made when the game is compiled, and the generator becomes
 that table (1 or 0 per card) mapped over the cards at C speed (``sum``,
 ``1 in``, ``0 not in``), with the same work charged (``_tick``).  A test that
-fails for some card (an attribute a card lacks) is left to play time, as
-written.  Used by :meth:`.expressions.Expressions.e_CallGen`.
+fails for some card (a division by zero) is left to play time, as
+written.  Used by :meth:`.expressions.Expressions.e_CallGen`, and by the
+searches for a parameter's own test (:func:`card_test`).
 """
 
 from __future__ import annotations

@@ -113,7 +113,9 @@ class Functions:
             if t == "stack" and not any(v == f"{a}_cards" for v in ctx.values() if isinstance(v, str)):
                 return None
         gen = self.function(node.func)
-        memo = self.fn_memos[gen]
+        memo = self.fn_memos.get(gen)  # (none for a function of no arguments: its value is not kept so)
+        if memo is None:
+            return None
         key = self.memo_key(node.func, args, ptypes)
         e = f"{local}_e"
         return [f"{pad}{e} = {memo}.get({key[0] if len(key) == 1 else '(' + ', '.join(key) + ',)'})",

@@ -37,7 +37,7 @@ def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
 def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     """Nested loops for one action.  ``plan``: params [(slot, domain
     node, high node or None, (min, max) size nodes of a set choice or None)], levels [[(kind, slot, node)]] for 0..k
-    (kind "req", "let" or "hoist"), prefilters [[node]] per parameter,
+    (kind "req", "let", "hoist", "eager" or "memo"), prefilters [[node]] per parameter,
     inlines {id(call): [(function parameter slot, argument)]}, and fixed: the
     indices of inner parameters whose domain reads no other parameter."""
     params, levels, prefilters, inlines, fixed = plan
@@ -208,7 +208,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             lines.append(f"{pad}for {var} in {var}_d:")
             lines.append(f"{pad}    out.append((uid, {', '.join(values)}))")
             break
-        memo = _listed_memo(exprs, lines, memo_decl, memo_uses, levels[i + 1], var) \
+        memo = _listed_memo(exprs, lines, memo_decl, memo_uses, levels[i + 1], var, action in _asked(exprs)) \
             if i == len(params) - 1 and i in filtered else None
         if memo is not None:
             # the innermost test starts with a value of this parameter alone, over a
@@ -261,17 +261,22 @@ def _card_test(exprs, param, src: str, var: str) -> str:
     return card_test(exprs, src, var) or src
 
 
-def _listed_memo(exprs, lines, memo_decl, memo_uses, items, var):
+def _listed_memo(exprs, lines, memo_decl, memo_uses, items, var, exact):
     """(memo local, its node, source of its value) when the first test of the
     innermost loop (``items``, over ``var``) starts by reading a memo kept per
-    value of ``var`` (see :func:`_leads_with`), and nothing written so far
-    reads that memo: the memo can be filled for every value at once.  None
-    otherwise."""
+    value of ``var`` (see :func:`_leads_with`; ``exact``: is that memo), and
+    nothing written so far reads that memo: the memo can be filled for every
+    value at once.  None otherwise.  Filled at once, the memo's values are
+    worked out before the first round's other tests: where one of those and a
+    later memo value would both fail, the memo's error is the one told.  An
+    action some can() asks about (a search that stops at its first action)
+    has it filled only where its first test is the memo itself, as before."""
     if not items or items[0][0] != "req":
         return None
     first = items[0][2]
     for local, uses in memo_uses.items():
-        if not any(_leads_with(exprs, first, _target(node)) for node, _, _ in uses):
+        if not any(_target(node) == id(first) if exact else _leads_with(exprs, first, _target(node))
+                   for node, _, _ in uses):
             continue
         if any(v != var for _, v, _ in uses) or len({src for _, _, src in uses}) != 1:
             return None
@@ -385,6 +390,17 @@ def _finish(exprs, lines, name, action):
         else:
             lines.append("    st.m.search_left = _left")
     return exprs.ns.define("\n".join(lines) + "\n", name)
+
+
+def _asked(exprs) -> frozenset:
+    """The actions a can() asks about anywhere: in a search, the flow or a function."""
+    asked = getattr(exprs, "asked_anywhere", None)
+    if asked is None:
+        g = exprs.g
+        asked = exprs.asked_anywhere = frozenset(
+            a.id for x in walk([list(g.actions.values()), g.setup, g.play, list(g.functions.values())])
+            if isinstance(x, A.Call) and x.func == "can" for a in x.args if isinstance(a, A.Name))
+    return asked
 
 
 def _asked_within_searches(exprs) -> frozenset:

@@ -203,3 +203,64 @@ def test_what_cannot_fail_is_worked_out_per_outer_value_and_a_stack_s_top_is_not
     source = "".join(state.m.generated_sources)
     outer = source[source.index("for v0 in v0_d:"):source.index("for v1 in v1_d:")]
     assert re.search(r"y\d+ = ", outer) and "[-1]" not in outer
+
+
+def _rules(tmp_path, name, text):
+    path = tmp_path / f"{name}.rules"
+    path.write_text(text, encoding="utf-8")
+    return load(path)
+
+
+ONE_CHOICE = '''game "one"
+players 2
+card attributes: n: int
+cards:
+  "A" 1
+  "B" 2
+zone pile: pile, public
+var v: int = 0
+FUNCTION
+action a(x in 1..3) "a {x}":
+  require TEST
+  set v = x
+action pass_turn "pass":
+  pass
+setup:
+  move "A" to pile
+  move "B" to pile
+play:
+  turn 0:
+    choose a, pass_turn
+outcome(p):
+  score v
+'''
+
+
+@pytest.mark.parametrize("function, test, legal", [
+    # a kept function of no arguments, first in the test (found by a review: it failed to load)
+    ("function target() = sum([x * 2 for x in [1, 2, 3]])", "target() > x + 9", ["a 1", "a 2"]),
+    # a product past the bound fails when worked out: not worked out before the test reads it
+    ("", "x < 5 or size(pile) * 1000 * 1000000000000 > 0", ["a 1", "a 2", "a 3"]),
+])
+def test_what_is_worked_out_early_never_fails_where_the_test_would_not(tmp_path, function, test, legal):
+    game = _rules(tmp_path, "one", ONE_CHOICE.replace("FUNCTION", function).replace("TEST", test))
+    state = game.new_state(0)
+    assert [state.action_text(a) for a in state.legal_actions()] == legal + ["pass"]
+
+
+def test_a_memo_of_an_action_can_asks_about_is_worked_out_value_by_value(tmp_path):
+    # can(put) stops at put's first action: the stacks after it are never worked out, so a
+    # value that would fail there (tags of a stack of two: a division by zero) is never asked
+    # for (a review found the memo filled for every stack at once, and the division failing)
+    text = ROWS.replace("function tags(s: stack) = sum([x.tag for x in s])",
+                        "function tags(s: stack) = sum([x.tag for x in s]) / (size(s) - 2)")
+    text = text.replace("action pass_turn", '''action probe(x in 1..2) "probe {x}":
+  require can(put)
+action pass_turn''').replace("choose put, pass_turn", "choose probe, pass_turn")
+    cards = {f"C{i}": (i, (i * 5) % 3) for i in range(9)}
+    state = _rules(tmp_path, "can", text.replace("{cards}", "\n".join(
+        f'  "{c}" {n} {t}' for c, (n, t) in cards.items()))).new_state(0)
+    state.put(["C8", "C7"], "hand", 0)
+    state.put(["C4", "C5", "C1"], "rows", 0)  # tags 2 + 0 + 2 = 4, / 1: C8 (tag 1) may go on it
+    state.put(["C2", "C3"], "rows", 0)  # a stack of two: its tags divide by zero
+    assert [state.action_text(a) for a in state.legal_actions()] == ["probe 1", "probe 2", "pass"]
