@@ -127,6 +127,30 @@ class Functions:
                 f"{pad}    if st.m.work_left < 0:",
                 f"{pad}        _charge(st, 0)"]
 
+    def quick_inline(self, node, ctx) -> str | None:
+        """The source of ``node``, a call of a function that is computed, not
+        kept (:meth:`quick`), with no lets, as its body written in place
+        (its parameters read as the arguments, plain locals of the search,
+        a stack's cards as ``<local>_cards``); None otherwise."""
+        g = self.g
+        if not isinstance(node, A.Call) or g.res.get(id(node), ("",))[0] != "func":
+            return None
+        f = g.functions[node.func]
+        if f.lets or not self.quick(node.func) or self.memoisable(node.func):
+            return None
+        args = [self.expr(a, ctx) for a in node.args]
+        args = [a[1:-1] if a.startswith("(") and a.endswith(")") and a[1:-1].isidentifier() else a for a in args]
+        if not all(a.isidentifier() for a in args):
+            return None
+        inner = {}
+        for (s, t), a in zip(g.func_slots[node.func][0], args):
+            inner[s] = a
+            if t == "stack":
+                if f"{a}_cards" not in (v for v in ctx.values() if isinstance(v, str)):
+                    return None
+                inner[("cards", s)] = f"{a}_cards"
+        return f"({self.expr(f.body, inner)})"
+
     def memo_key(self, name, params, ptypes) -> list:
         """Sources of what a pure function's value depends on: its arguments,
         a stack by its cards, and the card variables it reads of those cards."""

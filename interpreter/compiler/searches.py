@@ -116,7 +116,9 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                     lazies[_target(node)] = (node, local, src, indent, len(lines) - 1)
 
     def source(node) -> str:
-        return node.source(exprs, ctx) if isinstance(node, MaskPlan) else expr(node, ctx)
+        if isinstance(node, MaskPlan):
+            return node.source(exprs, ctx)
+        return exprs.quick_inline(node, ctx) or expr(node, ctx)
 
     def put(node, value, first=True) -> None:
         """Have the search's expressions read ``node`` as ``value`` (a mask: as its bit for the card)."""

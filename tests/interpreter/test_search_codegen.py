@@ -15,7 +15,7 @@ import re
 import pytest
 
 from interpreter import load
-from interpreter.runtime import MAX_SEARCH
+from interpreter.runtime import MAX_SEARCH, RuleError
 
 PAIRS = '''game "pairs"
 players 2
@@ -264,3 +264,54 @@ action pass_turn''').replace("choose put, pass_turn", "choose probe, pass_turn")
     state.put(["C4", "C5", "C1"], "rows", 0)  # tags 2 + 0 + 2 = 4, / 1: C8 (tag 1) may go on it
     state.put(["C2", "C3"], "rows", 0)  # a stack of two: its tags divide by zero
     assert [state.action_text(a) for a in state.legal_actions()] == ["probe 1", "probe 2", "pass"]
+
+
+SECOND = '''game "second"
+players 2
+card attributes: n: int
+cards:
+{cards}
+zone deck: pile, public
+zone hand: pile, per player, public
+zone rows: stacks, per player, public
+FUNCTION
+action put(b in rows(me), c in hand(me)) "put {c} on {b}":
+  require second(b) < c.n
+  move c to b
+action pass_turn "pass":
+  pass
+play:
+  turn 0:
+    choose put, pass_turn
+outcome(p):
+  score 0
+'''
+
+
+@pytest.mark.parametrize("rows, error", [([["C1", "C2"], ["C5", "C3", "C0"]], None),
+                                         ([["C1", "C2"], ["C5"]], "IndexError")])
+def test_a_function_computed_each_time_is_written_into_the_search_as_it_would_run(tmp_path, rows, error):
+    # second(b) reads two cards of the stack: written into the search (b's cards at hand), it
+    # lists what the call lists and fails where the call fails (a stack of one card)
+    results = []
+    for function in ("function second(b: stack) = b[1].n",
+                     "function second(b: stack):\n  let x = b[1].n\n  return x"):  # (a let: called)
+        path = tmp_path / "second.rules"
+        path.write_text(SECOND.replace("{cards}", "\n".join(f'  "C{i}" {i}' for i in range(8)))
+                        .replace("FUNCTION", function), encoding="utf-8")
+        state = load(path).new_state(0)
+        state.put(["C4", "C7"], "hand", 0)
+        for row in rows:
+            state.put(row, "rows", 0)
+        source = "".join(state.m.generated_sources)
+        try:
+            results.append([state.action_text(a) for a in state.legal_actions()])
+        except RuleError as err:
+            results.append((err.message, path.read_text().splitlines()[err.span.line - 1]))
+        results.append("v0_cards[1]" in source[source.index("def _enum"):])
+    assert results[1] is True and results[3] is False  # written in, then called
+    assert results[0] == results[2]
+    if error is None:
+        assert results[0] == ["put C4 on 1", "put C7 on 1", "put C4 on 2", "put C7 on 2", "pass"]
+    else:
+        assert isinstance(results[0], tuple)
