@@ -165,15 +165,17 @@ def test_a_memo_the_inner_test_starts_with_is_filled_for_every_value_at_once(tmp
     assert row_puts(state)
 
 
-EMPTY_STACK = '''game "empty stacks"
+STACK_TEST = '''game "stack tests"
 players 2
 card attributes: n: int
 cards:
 {cards}
+zone deck: pile, public
 zone hand: pile, per player, public
 zone rows: stacks, per player, public
+FUNCTION
 action put(b in rows(me), c in hand(me)) "put {c} on {b}":
-  require empty(b) or top(b).n < c.n
+  require TEST
   move c to b
 action pass_turn "pass":
   pass
@@ -183,6 +185,7 @@ play:
 outcome(p):
   score 0
 '''
+EMPTY_STACK = STACK_TEST.replace("FUNCTION", "").replace("TEST", "empty(b) or top(b).n < c.n")
 
 
 def test_what_cannot_fail_is_worked_out_per_outer_value_and_a_stack_s_top_is_not(tmp_path):
@@ -266,26 +269,7 @@ action pass_turn''').replace("choose put, pass_turn", "choose probe, pass_turn")
     assert [state.action_text(a) for a in state.legal_actions()] == ["probe 1", "probe 2", "pass"]
 
 
-SECOND = '''game "second"
-players 2
-card attributes: n: int
-cards:
-{cards}
-zone deck: pile, public
-zone hand: pile, per player, public
-zone rows: stacks, per player, public
-FUNCTION
-action put(b in rows(me), c in hand(me)) "put {c} on {b}":
-  require second(b) < c.n
-  move c to b
-action pass_turn "pass":
-  pass
-play:
-  turn 0:
-    choose put, pass_turn
-outcome(p):
-  score 0
-'''
+SECOND = STACK_TEST.replace("TEST", "second(b) < c.n")
 
 
 @pytest.mark.parametrize("rows, error", [([["C1", "C2"], ["C5", "C3", "C0"]], None),
