@@ -109,9 +109,8 @@ class Functions:
         args = [self.expr(a, ctx) for a in node.args]
         if not all(a.isidentifier() for a in args):
             return None
-        for a, t in zip(args, ptypes):
-            if t == "stack" and not any(v == f"{a}_cards" for v in ctx.values() if isinstance(v, str)):
-                return None
+        if any(t == "stack" and not _cards_at_hand(ctx, a) for a, t in zip(args, ptypes)):
+            return None
         gen = self.function(node.func)
         memo = self.fn_memos.get(gen)  # (none for a function of no arguments: its value is not kept so)
         if memo is None:
@@ -146,7 +145,7 @@ class Functions:
         for (s, t), a in zip(g.func_slots[node.func][0], args):
             inner[s] = a
             if t == "stack":
-                if f"{a}_cards" not in (v for v in ctx.values() if isinstance(v, str)):
+                if not _cards_at_hand(ctx, a):
                     return None
                 inner[("cards", s)] = f"{a}_cards"
         return f"({self.expr(f.body, inner)})"
@@ -205,3 +204,8 @@ class Functions:
                 break
         self.quick_functions[name] = ok  # (a call back up the chain reads False: the safe answer, kept)
         return ok
+
+
+def _cards_at_hand(ctx, local: str) -> bool:
+    """Does the search hold the cards of the stack ``local`` in ``<local>_cards``?"""
+    return f"{local}_cards" in (v for v in ctx.values() if isinstance(v, str))

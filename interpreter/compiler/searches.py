@@ -399,9 +399,8 @@ def _asked(exprs) -> frozenset:
     asked = getattr(exprs, "asked_anywhere", None)
     if asked is None:
         g = exprs.g
-        asked = exprs.asked_anywhere = frozenset(
-            a.id for x in walk([list(g.actions.values()), g.setup, g.play, list(g.functions.values())])
-            if isinstance(x, A.Call) and x.func == "can" for a in x.args if isinstance(a, A.Name))
+        asked = exprs.asked_anywhere = _can_targets([list(g.actions.values()), g.setup, g.play,
+                                                     list(g.functions.values())])
     return asked
 
 
@@ -409,10 +408,13 @@ def _asked_within_searches(exprs) -> frozenset:
     """The actions some action asks can() about (in its parameters, requires or lets)."""
     asked = getattr(exprs, "asked_within_searches", None)
     if asked is None:
-        asked = exprs.asked_within_searches = frozenset(
-            a.id for x in walk(list(exprs.g.actions.values()))
-            if isinstance(x, A.Call) and x.func == "can" for a in x.args if isinstance(a, A.Name))
+        asked = exprs.asked_within_searches = _can_targets(list(exprs.g.actions.values()))
     return asked
+
+
+def _can_targets(nodes) -> frozenset:
+    return frozenset(a.id for x in walk(nodes) if isinstance(x, A.Call) and x.func == "can"
+                     for a in x.args if isinstance(a, A.Name))
 
 
 def _literal(exprs, e) -> bool:
