@@ -169,15 +169,15 @@ def _generate(plan: KeptPlan, entries, variables):
              f"  return {ns.ref(plan.first, '_h')}(st, kept)"]
     if plan.each:  # evaluated at every check
         seats = {id(f): written for f, written in plan.every}
-        if any(id(f) not in seats for f in plan.each):  # (those seat by seat read sizes and values: no work)
-            lines.append(f" st.m.work_left = {int(MAX_WORK)}")
+        written = {id(f): _written(f, plan.n) if plan.namespace is not None else None for f in plan.each}
+        if not all(id(f) in seats or written[id(f)] is not None and _plain(written[id(f)]) for f in plan.each):
+            lines.append(f" st.m.work_left = {int(MAX_WORK)}")  # (sizes and values alone cost the budget nothing)
         lines.append(" try:")
         for f in plan.each:
             if id(f) in seats:  # seat by seat, each seat written in
                 lines += [f"  if not ({' and '.join(seats[id(f)])}):", "   return False"]
                 continue
-            written = _written(f, plan.n) if plan.namespace is not None else None
-            lines += [f"  if not {written or ns.ref(f) + '(st)'}:", "   return False"]
+            lines += [f"  if not {written[id(f)] or ns.ref(f) + '(st)'}:", "   return False"]
         lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", "  return False"]
     if not (plan.watched or plan.var_watched or plan.card_var_readers or plan.any_cell_readers or plan.cells):
         lines.append(" return True")  # nothing is kept: every invariant was evaluated above
