@@ -33,20 +33,17 @@ def predicate_table(exprs, e, ctx) -> str | None:
         parts.append(exprs.expr(e.cond, inner))
     if e.func != "count" or exprs.t(e.expr) == "bool":
         parts.append(exprs.expr(e.expr, inner))
-    if not parts or any(_STATE.search(p) or "_seat(" in p for p in parts):
+    if not parts:
         return None
     if e.func == "all" and e.cond is not None:  # every card that passes the filter passes the test
         test = f"(not ({parts[0]}) or ({parts[1]}))"
     else:
         test = " and ".join(f"({p})" for p in parts)
-    ncards = len(exprs.layout.card_name_ids)
-    try:
-        table = exprs.ns.value(f"[(1 if {test} else 0) for {_VAR} in range({int(ncards)})]")
-    except Exception:  # noqa: BLE001 - a card the test cannot be worked out for: as written
+    table = _table(exprs, test)
+    if table is None:
         return None
-    values = f"map({exprs.ns.ref(table, '_p')}.__getitem__, _tick(st, {exprs.seq(e.iter, ctx)}))"
+    values = f"map({table}.__getitem__, _tick(st, {exprs.seq(e.iter, ctx)}))"
     return {"count": f"sum({values})", "any": f"(1 in {values})", "all": f"(0 not in {values})"}[e.func]
-
 
 
 def card_test(exprs, src: str, var: str) -> str | None:
@@ -54,12 +51,22 @@ def card_test(exprs, src: str, var: str) -> str | None:
     ``var``), as a read of a per-card table (``_p[var]``, 1 or 0), when it
     reads nothing of the state but what is printed on the card; None
     otherwise, or where the test cannot be worked out for some card."""
-    if exprs.layout is None or _STATE.search(src) or "_seat(" in src:
+    if exprs.layout is None:
         return None
     word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(var)}(?![A-Za-z0-9_])")
+    table = _table(exprs, f"({word.sub(_VAR, src)})")
+    return None if table is None else f"{table}[{var}]"
+
+
+def _table(exprs, test: str) -> str | None:
+    """The name of a table of ``test`` (source reading the card as ``c``)
+    for every card, 1 or 0, made now; None when the test reads the state, or
+    cannot be worked out for some card (left to play time, as written)."""
+    if _STATE.search(test) or "_seat(" in test:
+        return None
     ncards = len(exprs.layout.card_name_ids)
     try:
-        table = exprs.ns.value(f"[(1 if ({word.sub(_VAR, src)}) else 0) for {_VAR} in range({int(ncards)})]")
+        table = exprs.ns.value(f"[(1 if {test} else 0) for {_VAR} in range({int(ncards)})]")
     except Exception:  # noqa: BLE001 - a card the test cannot be worked out for: as written
         return None
-    return f"{exprs.ns.ref(table, '_p')}[{var}]"
+    return exprs.ns.ref(table, "_p")
