@@ -444,7 +444,8 @@ class State:
             self.loc[c] = inst
         if inst in m.stack_instances:
             if stack is None:
-                self.Z[inst].append(ids)
+                if ids:  # (no cards, no stack: a row of stacks never holds an empty one)
+                    self.Z[inst].append(ids)
             else:
                 self.Z[inst][stack].extend(ids)
         else:

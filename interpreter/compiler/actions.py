@@ -140,18 +140,19 @@ class ActionCompiler:
     def safe(self, e) -> bool:
         """Can ``e`` be worked out before it is needed, whether or not it
         is: it cannot fail and costs the budgets nothing?  A name, a
-        number, the size of a place or stack named, a card's attribute (read
-        from a table or the card variables), comparisons of those for
-        equality, and order, sums and products by a small number of sizes
-        and numbers (a large product is checked against the bound).  Not
-        the top of a stack: moving an empty pile to a new stack makes an
-        empty one."""
+        number, the size of a place or stack named, the top or bottom card
+        of a stack named (a stack is never empty: see effects.move), a
+        card's attribute (read from a table or the card variables),
+        comparisons of those for equality, and order, sums and products by
+        a small number of sizes and numbers (a large product is checked
+        against the bound).  Not the top of a pile, which can be empty."""
         t, res = self.exprs.t, self.g.res
         if isinstance(e, (A.Name, A.IntLit, A.BoolLit)):
             return True
         if isinstance(e, A.Call) and res.get(id(e), ("",))[0] == "builtin" and len(e.args) == 1 \
                 and isinstance(e.args[0], A.Name):
-            return e.func in ("size", "empty") and t(e.args[0]) in ("stack", "pile")
+            return e.func in ("size", "empty") and t(e.args[0]) in ("stack", "pile") or \
+                e.func in ("top", "bottom") and t(e.args[0]) == "stack"
         if isinstance(e, A.Attr):
             return t(e.obj) == "card" and self.safe(e.obj)
         if isinstance(e, A.BinOp):

@@ -53,8 +53,9 @@ def move(s, exprs: Expressions, m: Machine):
     def put_all(st, cards):
         d = dest(st)
         if where == "new_stack":
-            st.Z[d].append(list(cards))
-            land(st, cards, d)
+            if cards:  # (no cards make no stack: a row of stacks never holds an empty one)
+                st.Z[d].append(list(cards))
+                land(st, cards, d)
             return
         inst, pile = landing(st, d, dt == "stack")
         if where == "top":

@@ -188,24 +188,59 @@ outcome(p):
 EMPTY_STACK = STACK_TEST.replace("FUNCTION", "").replace("TEST", "empty(b) or top(b).n < c.n")
 
 
-def test_what_cannot_fail_is_worked_out_per_outer_value_and_a_stack_s_top_is_not(tmp_path):
-    # empty(b) cannot fail: worked out once per stack, read as a local in the inner loop; top(b)
-    # of an empty stack would fail, and "empty(b) or" keeps it from being read: not worked out early
+def test_what_cannot_fail_is_worked_out_per_outer_value_a_stack_s_top_too(tmp_path):
+    # empty(b) and top(b) cannot fail (a stack is never empty): both are worked out once per
+    # stack, read as locals in the inner loop
     path = tmp_path / "empty.rules"
     path.write_text(EMPTY_STACK.replace("{cards}", "\n".join(f'  "C{i}" {i}' for i in range(8))), encoding="utf-8")
     state = load(path).new_state(0)
     state.put(["C7", "C2", "C5"], "hand", 0)
     state.put(["C3"], "rows", 0)
-    state.put([], "rows", 0)  # an empty stack, as moving an empty pile to a new stack makes
     state.put(["C6", "C1"], "rows", 0)
     texts = [state.action_text(a) for a in state.legal_actions()]
     hand, stacks = state.zone_cards("hand", 0), state.zone_cards("rows", 0)
-    assert [] in stacks
     assert texts == [f"put {c} on {i + 1}" for i, s in enumerate(stacks) for c in hand
-                     if not s or int(s[-1][1:]) < int(c[1:])] + ["pass"]
+                     if int(s[-1][1:]) < int(c[1:])] + ["pass"]
     source = "".join(state.m.generated_sources)
     outer = source[source.index("for v0 in v0_d:"):source.index("for v1 in v1_d:")]
-    assert re.search(r"y\d+ = ", outer) and "[-1]" not in outer
+    inner = source[source.index("for v1 in v1_d:"):]
+    assert re.search(r"y\d+ = .*\[-1\]", outer) and "[-1]" not in inner[:inner.index("out.append")]
+
+
+def test_no_cards_make_no_stack(tmp_path):
+    # moving an empty pile to a new stack makes no stack (a stack whose last card leaves goes
+    # away too): a row of stacks never holds an empty one
+    path = tmp_path / "nostack.rules"
+    path.write_text('''game "no stack"
+players 1
+cards:
+  "A"
+  "B"
+zone deck: pile, public
+zone hand: pile, per player, public
+zone rows: stacks, per player, public
+var made: int = 0
+action stack_hand "stack the hand":
+  move hand(me) to new stack in rows(me)
+  set made = size(rows(me))
+setup:
+  move "A" to hand(0)
+play:
+  turn 0:
+    choose stack_hand
+  turn 0:
+    choose stack_hand
+outcome(p):
+  score made
+''', encoding="utf-8")
+    state = load(path).new_state(0)
+    state.apply(state.legal_actions()[0])
+    assert state.zone_cards("rows", 0) == [["A"]]
+    state.apply(state.legal_actions()[0])  # the hand is empty now
+    assert state.zone_cards("rows", 0) == [["A"]]
+    assert state.is_terminal and state.scores() == [1]
+    state.put([], "rows", 0)
+    assert state.zone_cards("rows", 0) == [["A"]]
 
 
 def _rules(tmp_path, name, text):
