@@ -141,6 +141,8 @@ class Machine(MachineViews, MachineChecks):
         # searched; outside a search, the last pile told apart (helpers.dedupe, read by helpers.subsets)
         self.domain_cache = None
         self.last_told_apart = None
+        # does a search ever keep something there (a game with copies of a card, a set choice, a grid)?
+        self.shares_domains = True
         # budgets, refilled where an evaluation starts (a step of play, a listing of legal actions, the results)
         self.search_left = MAX_SEARCH
         self.work_left = MAX_WORK

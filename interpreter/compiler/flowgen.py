@@ -114,10 +114,10 @@ def generate_site(m, ns, site, span):
     (see :meth:`Machine.enumerate_site`)."""
     name = f"_site{int(site)}"
     mach = ns.ref(m)
-    lines = [f"def {name}(st):", "    out = []",
-             # the actions of one choice often range over the same pile: its copies are
-             # told apart once (nothing moves while the choice is searched)
-             f"    {mach}.domain_cache = dict()",
+    # the actions of one choice often range over the same pile: its copies are told apart
+    # once (nothing moves while the choice is searched), as are a grid's open cells
+    shared = m.shares_domains
+    lines = [f"def {name}(st):", "    out = []"] + ([f"    {mach}.domain_cache = dict()"] if shared else []) + [
              f"    {mach}.search_left = {int(MAX_SEARCH)}",
              f"    {mach}.work_left = {int(MAX_WORK)}",
              "    try:"]
@@ -128,10 +128,8 @@ def generate_site(m, ns, site, span):
               f"    except {rule} as err:",
               "        if err.span is None:",
               f"            raise {rule}(err.message, {where}) from None",
-              "        raise",
-              "    finally:",
-              f"        {mach}.domain_cache = None",
-              "    return out"]
+              "        raise"] + (
+             ["    finally:", f"        {mach}.domain_cache = None"] if shared else []) + ["    return out"]
     return ns.define("\n".join(lines) + "\n", name)
 
 

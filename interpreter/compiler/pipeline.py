@@ -46,6 +46,8 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     compile_start(g, m, exprs)
     # 2. each action's search for its legal parameter values
     actions = ActionCompiler(exprs, m, layout.has_copies)
+    m.shares_domains = layout.has_copies or bool(m.grid_instances) or \
+        any(p.subsets for a in g.actions.values() for p in a.params)
     for name, a in g.actions.items():
         action_defs[name] = actions.compile_action(a)
     # 3. invariants: declared ones, then the zones' capacities (before the flow, which checks

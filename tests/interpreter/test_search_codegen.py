@@ -11,6 +11,7 @@ looked up only once a test has let the round through to the first test that read
 
 import itertools
 import re
+from pathlib import Path
 
 import pytest
 
@@ -350,3 +351,15 @@ def test_a_function_computed_each_time_is_written_into_the_search_as_it_would_ru
         assert results[0] == ["put C4 on 1", "put C7 on 1", "put C4 on 2", "put C7 on 2", "pass"]
     else:
         assert isinstance(results[0], tuple)
+
+
+@pytest.mark.parametrize("game, players, shares", [("emu_ranchers", 2, False), ("desplumados", 4, True),
+                                                   ("hens", 4, True)])
+def test_a_listing_keeps_what_its_searches_share_only_where_they_can(game, players, shares):
+    # copies of a card told apart (¡Desplumados!), a grid's open cells (Hens) are kept while a
+    # choice is listed; Emu has neither (no copies, no set choice, no grid): no dict per listing
+    state = load(Path(__file__).resolve().parents[2] / "games" / f"{game}.rules").new_state(1, players)
+    state.legal_actions()
+    source = "".join(state.m.generated_sources)
+    sites = [part for part in source.split("\ndef ") if part.startswith("_site") and "    out = []" in part]
+    assert sites and all((".domain_cache = dict()" in part) == shares for part in sites)
