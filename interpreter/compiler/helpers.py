@@ -233,14 +233,6 @@ def stacks(st, inst):
     return range(base, base + len(st.Z[inst]))
 
 
-def stack_rows(st, inst):
-    """(:func:`stacks` of ``inst``, its row of stacks): a search's loop
-    over the stacks reads each one's cards beside its value."""
-    row = st.Z[inst]
-    base = inst << STACK_SHIFT
-    return range(base, base + len(row)), row
-
-
 def copy_keys(st, cards) -> list:
     """For each card, what makes it the same move as another: its name, and
     its card variables."""
@@ -389,7 +381,7 @@ def mask_or(masks) -> int:
 # The names the generated source calls these by.
 GENERATED_NAMES = {
     "_sign": sign, "_inter": intersection, "_union": union, "_count": count, "_dedupe": dedupe,
-    "_stack": stack, "_stacks": stacks, "_rows": stack_rows, "_lsal": least_sum_at_least, "_members": members_of,
+    "_stack": stack, "_stacks": stacks, "_lsal": least_sum_at_least, "_members": members_of,
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
     "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,

@@ -160,15 +160,9 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
-    rows = {}  # parameter over a row of stacks -> the local holding that row (its stacks' cards)
-    paired = []  # see _pair_rows
     for i in sorted(fixed):  # domains that depend on no parameter: computed once
         d = f"d{i}"
-        if exprs.t(params[i][1]) == "stacks":
-            lines.append(f"    {d}, {d}_r = _rows(st, {expr(params[i][1], ctx)})")
-            rows[i] = f"{d}_r"
-        else:
-            lines.append(f"    {d} = list({domain(exprs, has_copies, params[i], ctx)})")
+        lines.append(f"    {d} = list({domain(exprs, has_copies, params[i], ctx)})")
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
@@ -202,15 +196,10 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             it = ns.ref(fixed_range, "_r")
         elif high is not None:
             it = f"range({expr(dom, ctx)}, {expr(high, ctx)} + 1)"
-        elif exprs.t(dom) == "stacks":
-            it = None
-            lines.append(f"{pad}{var}_d, {var}_r = _rows(st, {expr(dom, ctx)})")
-            rows[i] = f"{var}_r"
         else:
             it = domain(exprs, has_copies, params[i], ctx)
         # the loop runs over the whole domain: its size is charged on entry
-        if it is not None:
-            lines.append(f"{pad}{var}_d = {it}")  # a domain is a list, a tuple or a range
+        lines.append(f"{pad}{var}_d = {it}")  # a domain is a list, a tuple or a range
         size = str(len(fixed_range)) if fixed_range is not None else f"len({var}_d)"
         lines.append(f"{pad}{left} -= {size}")
         lines.append(f"{pad}if {left} < 0:")
@@ -237,10 +226,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             if exprs.t(dom) == "stacks" and high is None and not isinstance(node, MaskPlan):
                 inner[("cards", slot)] = f"{var}_cards"
                 read = exprs.kept_read(node, inner, f"{local}_x", pad + " " * 8)
-            if read and i in rows:
-                lines[-1] = f"{pad}    for {var}, {var}_cards in zip({var}_d, {rows[i]}):"
-                lines += [*read, f"{pad}        {local}[{var}] = {local}_x"]
-            elif read:
+            if read:
                 lines += [f"{pad}        {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]", *read,
                           f"{pad}        {local}[{var}] = {local}_x"]
             else:
@@ -258,32 +244,14 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             cards_at = len(lines)
             lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
             ctx[("cards", slot)] = f"{var}_cards"
-            if i in rows:
-                paired.append((cards_at, var, rows[i]))
         indent += 4
         emit_level(levels[i + 1], indent, "continue")
-        if cards_at is not None and i == len(params) - 1 and i not in rows:
+        if cards_at is not None and i == len(params) - 1:
             _cards_where_read(lines, cards_at, f"{var}_cards", " " * indent)
     else:
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
-    _pair_rows(lines, paired)
     return _finish(exprs, lines, name, action)
-
-
-def _pair_rows(lines, paired) -> None:
-    """A loop over a whole row of stacks whose cards are read goes over the
-    row beside the stacks' values (``for v, v_cards in zip(v_d, row)``),
-    not looking each stack up by its value; one whose cards are not read
-    does neither.  ``paired``: (line looking the stack's cards up, the loop
-    variable, the local holding the row), the loop's ``for`` line just
-    before it."""
-    for at, var, row in sorted(paired, reverse=True):
-        word = re.compile(rf"\b{var}_cards\b")
-        del lines[at]
-        if any(word.search(line) for line in lines[at:]):
-            pad = lines[at - 1][:len(lines[at - 1]) - len(lines[at - 1].lstrip())]
-            lines[at - 1] = f"{pad}for {var}, {var}_cards in zip({var}_d, {row}):"
 
 
 def _card_test(exprs, param, src: str, var: str) -> str:
