@@ -132,36 +132,6 @@ def take_card(st, c, stack_instances) -> None:
     st.Z[inst].remove(c)
 
 
-FEW_TAKEN = 8  # fewer cards than this are taken one by one
-
-
-def take_cards(st, cards, stack_instances) -> None:
-    """:func:`take_card` for each of ``cards`` in turn, with the same
-    result: each place they leave is filtered once (the rest keep their
-    order; a stack they leave empty goes away), not searched card by card.
-    A list naming a card twice is taken one by one (the second take fails
-    as it would)."""
-    if len(cards) < FEW_TAKEN or len(gone := set(cards)) != len(cards):
-        for c in cards:
-            take_card(st, c, stack_instances)
-        return
-    Z = st.Z
-    for inst in set(map(st.loc.__getitem__, cards)):
-        place = Z[inst]
-        if inst in stack_instances:
-            kept = []
-            for stck in place:
-                if not gone.isdisjoint(stck):
-                    stck[:] = [c for c in stck if c not in gone]
-                    if not stck:
-                        continue
-                kept.append(stck)
-            if len(kept) != len(place):
-                place[:] = kept
-        else:
-            place[:] = [c for c in place if c not in gone]
-
-
 class State:
     """One position of a game.  Use ``legal_actions()``, ``apply()``,
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""

@@ -11,7 +11,7 @@ whoever sees that zone.
 from __future__ import annotations
 
 from ..machine import Machine
-from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, take_card, take_cards
+from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, take_card
 from .expressions import Expressions
 from .grids import frontier
 from .source import lit
@@ -107,7 +107,8 @@ def move(s, exprs: Expressions, m: Machine):
 
     def move_list(st):  # list of cards, wherever each one lies
         cards = list(what(st))
-        take_cards(st, cards, stack_zone)
+        for c in cards:
+            take(st, c)
         put_all(st, cards)
     return move_list
 
