@@ -391,7 +391,9 @@ def _finish(exprs, lines, name, action):
                          "        st.m.search_left = _left"]
         else:
             lines.append("    st.m.search_left = _left")
-    return exprs.ns.define("\n".join(lines) + "\n", name)
+    f = exprs.ns.define("\n".join(lines) + "\n", name)
+    f.lines = tuple(lines)  # (a choice's listing writes the search in place: see flowgen.site_body)
+    return f
 
 
 def _asked(exprs) -> frozenset:

@@ -10,7 +10,7 @@ import pytest
 from interpreter import load
 from interpreter.compiler import flowgen, pipeline
 from interpreter.checks import InvariantBroken
-from interpreter.runtime import MAX_AUTO_STEPS, RuleError
+from interpreter.runtime import DECIDE, MAX_AUTO_STEPS, MAX_SEARCH, MAX_WORK, RuleError
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -59,6 +59,47 @@ def test_generated_flow_plays_as_the_op_by_op_vm(path):
             assert playout(generated, seed, players) == playout(plain, seed, players)
     assert any(f is not None for f in generated.machine.flow_fns)  # some were generated and used
     assert "def _flow" in generated.generated_source()
+
+
+def _listed_search_by_search(state):
+    """A choice's legal actions as each offered action's own search lists
+    them, one after another (the machine's budget of a listing, refilled
+    first), and the budget they leave."""
+    m = state.m
+    site = m.code[state.pc][1]
+    m.domain_cache = {} if m.shares_domains else None
+    m.search_left, m.work_left = MAX_SEARCH, MAX_WORK
+    out = []
+    try:
+        for sa in m.sites[site]:
+            sa.action.enumerate(state, out, sa.uid)
+    finally:
+        m.domain_cache = None
+    return out, m.search_left
+
+
+@pytest.mark.parametrize("path", GAMES + TARGETS, ids=lambda p: p.stem)
+def test_a_listing_with_its_searches_written_in_lists_what_they_list(path):
+    # a choice's listing writes its actions' searches in place (flowgen.site_body), their
+    # budget in one local: the same actions, in the same order, the same budget left
+    game = load(path)
+    lo, hi = game.machine.players
+    for players in sorted({lo, hi}):
+        for seed in range(3):
+            state = game.new_state(seed, players)
+            rnd = random.Random(seed)
+            listings = {}
+            while not state.is_terminal and state.m.code[state.pc][0] == DECIDE:
+                m, pc = state.m, state.pc
+                if pc not in listings:  # (the listing itself, not kept under a key: see site_cache)
+                    listings[pc] = flowgen.generate_site(m, m.namespace, m.code[pc][1], m.code[pc][3])
+                legal = listings[pc](state)
+                assert (legal, m.search_left) == _listed_search_by_search(state)
+                state.apply(legal[rnd.randrange(len(legal))])
+            source = "".join(state.m.generated_sources)
+            assert "        uid = " in source  # (written in, not called)
+            if path.stem == "emu_ranchers":  # grow's search stops early when no card can grow a bird
+                assert "        while True:" in source
 
 
 HEAD = '''game "Loops"
