@@ -319,7 +319,7 @@ class Machine(MachineViews, MachineChecks):
     def enumerate_site(self, st: State) -> list:
         """The legal actions at the choice where ``st`` stands: each offered
         action's search in turn, by a function generated for that choice
-        (:func:`interpreter.compiler.flowgen.generate_site`)."""
+        (:func:`interpreter.compiler.sites.generate_site`)."""
         return self.legal_at[st.pc](st)
 
     # ------------------------------------------------------------ scenarios

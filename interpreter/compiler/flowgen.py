@@ -38,10 +38,8 @@ Two more kinds of functions are generated the same way, the first time
 they are needed: ``_step{uid}`` plays an action offered at a choice, from
 binding its parameters to the next stop (:func:`generate_step`, called by
 ``State.apply``), and ``_site{site}`` lists the
-legal actions of a choice, each offered action's search in turn, written
-in place rather than called (:func:`site_body`), a pile that several of
-them range over told apart once (:func:`shared_domains`)
-(:meth:`Machine.enumerate_site`; ``Machine.legal_at`` finds it by pc).
+legal actions of a choice (:mod:`.sites`; :meth:`Machine.enumerate_site`,
+``Machine.legal_at`` finds it by pc).
 """
 
 from __future__ import annotations
@@ -51,8 +49,9 @@ import re
 from ..checks import EVAL_ERRORS, _explain
 from ..machine import _went_round as rounds_exceeded
 from .. import machine as vm
-from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_SEARCH, MAX_WORK, RANDOM, RuleError, no_choice
+from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, RuleError, no_choice
 from .site_cache import cached_site
+from .sites import generate_site
 from .fusion import SLOT_STEPS, slot_step
 
 # ops one generated function writes out at most before handing back to the VM
@@ -109,94 +108,6 @@ def install(m, ns) -> None:
         f = legal_at[st.pc] = cached_site(m, ns, site, generate_site(m, ns, site, code[st.pc][3]))
         return f(st)
     legal_at = m.legal_at = [lazy_site if op == DECIDE else no_choice for op, _, _, _ in code]
-
-
-def generate_site(m, ns, site, span):
-    """``legal(st)`` for one choice: each offered action's search in turn,
-    written in (see :meth:`Machine.enumerate_site`)."""
-    name = f"_site{int(site)}"
-    mach = ns.ref(m)
-    # the actions of one choice often range over the same pile: its copies are told apart
-    # once (nothing moves while the choice is searched), as are a grid's open cells
-    shared = m.shares_domains
-    lines = [f"def {name}(st):", "    out = []"] + ([f"    {mach}.domain_cache = dict()"] if shared else []) + [
-             f"    {mach}.search_left = {int(MAX_SEARCH)}",
-             f"    {mach}.work_left = {int(MAX_WORK)}",
-             "    try:"]
-    lines.append(f"        _left = {int(MAX_SEARCH)}")
-    bodies = [site_body(ns, sa) for sa in m.sites[site]]
-    lines += shared_domains(bodies)
-    for body in bodies:
-        lines += body
-    lines.append(f"        {mach}.search_left = _left")  # (what the searches left, as each writes it back)
-    rule, where = ns.ref(RuleError), ns.ref(span, "_s")
-    lines += [f"    except {ns.ref(EVAL_ERRORS)} as err:",
-              f"        raise {rule}({ns.ref(_explain)}(err), {where}) from None",
-              f"    except {rule} as err:",
-              "        if err.span is None:",
-              f"            raise {rule}(err.message, {where}) from None",
-              "        raise"] + (
-             ["    finally:", f"        {mach}.domain_cache = None"] if shared else []) + ["    return out"]
-    return ns.define("\n".join(lines) + "\n", name)
-
-
-# a place's cards, copies told apart, as a search ranges over them: the same in every search of a
-# listing that reads it (nothing moves meanwhile, and the mover is the same)
-_DOMAIN = re.compile(r"_dedupe\(st, st\.Z\[(?:\(\d+ \+ st\.me\)|\d+)\]\)")
-
-
-def shared_domains(bodies) -> list:
-    """Lines that work out, once, a place's cards told apart
-    (``_dedupe``) that two searches of a listing or more range over, and
-    have the searches (``bodies``, rewritten here) read it from a local.
-    Worked out first: it cannot fail, and telling copies apart costs no
-    budget."""
-    counts = {}
-    for body in bodies:
-        for src in set(_DOMAIN.findall("\n".join(body))):
-            counts[src] = counts.get(src, 0) + 1
-    lines = []
-    for k, src in enumerate(sorted(src for src, n in counts.items() if n > 1)):
-        local = f"_dd{k}"
-        lines.append(f"        {local} = {src}")
-        for body in bodies:
-            body[:] = [line.replace(src, local) for line in body]
-    return lines
-
-
-def site_body(ns, sa) -> list:
-    """The lines of a choice's listing that search one offered action: the
-    action's search written in place (its lines, as :mod:`.searches` wrote
-    its function), not called.  The listing keeps the budget of its
-    searches in its local ``_left``, as each search does in its own: a
-    search that hands the budget on to a can() (on the machine) is given
-    it there and gives it back after.  A search that stops early (a
-    ``return`` at its top) runs in a ``while`` it breaks out of.  A search
-    that is not generated source, or one whose ``return`` is in a loop,
-    is called."""
-    f = sa.action.enumerate
-    lines = list(getattr(f, "lines", ()))
-    pad = " " * 8
-    uid = f"{pad}uid = {int(sa.uid)}"
-    if lines[1:2] == ["    _left = st.m.search_left"] and lines[2] != "    try:":
-        del lines[1]
-        if lines[-1] == "    st.m.search_left = _left":
-            del lines[-1]
-    body = lines[1:]
-    stops = [line for line in body if line.strip() == "return"]
-    if not lines or any(len(line) - len(line.lstrip()) > 8 for line in stops):
-        machine_left = ["st.m.search_left = _left", f"{ns.ref(f)}(st, out, {int(sa.uid)})", "_left = st.m.search_left"]
-        return [pad + line for line in machine_left]
-    handed = any("st.m.search_left" in line for line in body)
-    out = [uid] + ([f"{pad}st.m.search_left = _left"] if handed else [])
-    if stops:
-        out.append(f"{pad}while True:")
-        out += [pad + "    " + (line[:len(line) - 6] + "break" if line.strip() == "return" else line)[4:]
-                for line in body]
-        out.append(f"{pad}    break")
-    else:
-        out += [pad + line[4:] for line in body]
-    return out + ([f"{pad}_left = st.m.search_left"] if handed else [])
 
 
 def generate_step(m, ns, sa):

@@ -9,7 +9,7 @@ its places) and those whose size alone is; or None when the search reads
 anything else (card variables, faces and cells, the turns, ``can``, a place
 named by a parameter or a variable other than through its size...).  Two
 positions that agree on all it names have the same legal actions, in the
-same order: :func:`interpreter.compiler.flowgen.generate_site` keeps a
+same order: :func:`interpreter.compiler.sites.generate_site` keeps a
 choice's legal actions under that key.  Like :mod:`.reads`, it is
 conservative: whatever it does not know, it gives up on.
 

@@ -392,7 +392,7 @@ def _finish(exprs, lines, name, action):
         else:
             lines.append("    st.m.search_left = _left")
     f = exprs.ns.define("\n".join(lines) + "\n", name)
-    f.lines = tuple(lines)  # (a choice's listing writes the search in place: see flowgen.site_body)
+    f.lines = tuple(lines)  # (a choice's listing writes the search in place: see sites.site_body)
     return f
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load
-from interpreter.compiler import flowgen, pipeline
+from interpreter.compiler import flowgen, pipeline, sites
 from interpreter.checks import InvariantBroken
 from interpreter.runtime import DECIDE, MAX_AUTO_STEPS, MAX_SEARCH, MAX_WORK, RuleError
 
@@ -80,7 +80,7 @@ def _listed_search_by_search(state):
 
 @pytest.mark.parametrize("path", GAMES + TARGETS, ids=lambda p: p.stem)
 def test_a_listing_with_its_searches_written_in_lists_what_they_list(path):
-    # a choice's listing writes its actions' searches in place (flowgen.site_body), their
+    # a choice's listing writes its actions' searches in place (sites.site_body), their
     # budget in one local: the same actions, in the same order, the same budget left
     game = load(path)
     lo, hi = game.machine.players
@@ -92,7 +92,7 @@ def test_a_listing_with_its_searches_written_in_lists_what_they_list(path):
             while not state.is_terminal and state.m.code[state.pc][0] == DECIDE:
                 m, pc = state.m, state.pc
                 if pc not in listings:  # (the listing itself, not kept under a key: see site_cache)
-                    listings[pc] = flowgen.generate_site(m, m.namespace, m.code[pc][1], m.code[pc][3])
+                    listings[pc] = sites.generate_site(m, m.namespace, m.code[pc][1], m.code[pc][3])
                 legal = listings[pc](state)
                 assert (legal, m.search_left) == _listed_search_by_search(state)
                 state.apply(legal[rnd.randrange(len(legal))])
