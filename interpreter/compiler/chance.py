@@ -9,22 +9,51 @@ in the same order, as one event at a time, without a VM step each.
 
 from __future__ import annotations
 
+import struct
+
 from ..runtime import M64, RuleError, rng_below
+
+
+# SplitMix64's constants (as runtime.rng_below steps it)
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_LANE = 128  # bits a draw takes in one wide int: a 64-bit value times a 64-bit constant fits
+_LANES = {}  # number of draws -> (ones, golden ramp, mask, unpack): the wide constants for that many
+MAX_LANE_SETS = 256
+
+
+def _lanes(n: int) -> tuple:
+    entry = _LANES.get(n)
+    if entry is None:
+        if len(_LANES) >= MAX_LANE_SETS:
+            _LANES.clear()
+        ones = sum(1 << (_LANE * i) for i in range(n))
+        ramp = sum((i + 1) << (_LANE * i) for i in range(n))
+        entry = _LANES[n] = (ones, _GOLDEN * ramp, M64 * ones, struct.Struct("<" + "Q8x" * n).unpack)
+    return entry
 
 
 def shuffle_in_place(st, xs: list, k: int) -> None:
     """Fisher-Yates over the first ``k`` items of ``xs``, from the last
     position down: the draws of :func:`rng_below`, one per position, in
-    the same order, written out in one loop."""
+    the same order.  The generator's states for the ``k - 1`` draws are
+    evenly spaced, so all of them are mixed at once, each in a lane of
+    128 bits of one wide int (a lane's product stays in its lane; what a
+    shift brings in from the next lane is masked off), and read back as
+    64-bit values: the same numbers as a draw at a time, at C speed."""
+    n = k - 1
+    if n < 1:
+        return
     s = st.rng
-    while k > 1:
-        s = (s + 0x9E3779B97F4A7C15) & M64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        j = (z ^ (z >> 31)) % k
-        xs[k - 1], xs[j] = xs[j], xs[k - 1]
+    ones, ramp, mask, unpack = _lanes(n)
+    z = (s * ones + ramp) & mask  # lane i: the generator's state at draw i + 1
+    z = ((z ^ (z >> 30)) & mask) * _MIX1 & mask
+    z = ((z ^ (z >> 27)) & mask) * _MIX2 & mask
+    z = (z ^ (z >> 31)) & mask
+    for v in unpack(z.to_bytes(16 * n, "little")):
+        j = v % k
         k -= 1
-    st.rng = s
+        xs[k], xs[j] = xs[j], xs[k]
+    st.rng = (s + n * _GOLDEN) & M64
 
 
 class RandomPick:

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as strat
 
 from interpreter import CHANCE, load
 from interpreter.runtime import MAX_SEARCH, RuleError
@@ -485,16 +486,16 @@ outcome(p):
 
 
 def test_a_sampled_shuffle_makes_the_draws_of_one_event_at_a_time():
-    """shuffle_in_place writes the generator's steps out in one loop: the same
+    """shuffle_in_place works out the generator's steps all at once: the same
     permutation, and the generator left where a draw per position leaves it."""
     from types import SimpleNamespace
 
     from interpreter.compiler.chance import shuffle_in_place
     from interpreter.runtime import _mix, rng_below
     for seed in range(20):
-        for k in (0, 1, 2, 7, 30):
+        for k in (0, 1, 2, 3, 7, 30, 110):  # (the draws are mixed in lanes of one wide int: see there)
             one, each = SimpleNamespace(rng=_mix(seed)), SimpleNamespace(rng=_mix(seed))
-            xs, ys = list(range(30)), list(range(30))
+            xs, ys = list(range(120)), list(range(120))
             shuffle_in_place(one, xs, k)
             j = k
             while j > 1:
@@ -502,6 +503,23 @@ def test_a_sampled_shuffle_makes_the_draws_of_one_event_at_a_time():
                 ys[j - 1], ys[r] = ys[r], ys[j - 1]
                 j -= 1
             assert xs == ys and one.rng == each.rng
+
+
+@settings(max_examples=200, deadline=None)
+@given(rng=strat.integers(0, (1 << 64) - 1), k=strat.integers(0, 300))
+def test_a_shuffle_s_draws_at_once_are_a_draw_at_a_time_for_any_generator_state(rng, k):
+    # any state of the generator (one about to wrap round 2**64 too), any length
+    from types import SimpleNamespace
+
+    from interpreter.compiler.chance import shuffle_in_place
+    from interpreter.runtime import rng_below
+    one, each = SimpleNamespace(rng=rng), SimpleNamespace(rng=rng)
+    xs, ys = list(range(k)), list(range(k))
+    shuffle_in_place(one, xs, k)
+    for j in range(k, 1, -1):
+        r = rng_below(each, j)
+        ys[j - 1], ys[r] = ys[r], ys[j - 1]
+    assert xs == ys and one.rng == each.rng
 
 
 EAGER = '''
