@@ -364,13 +364,18 @@ class _Writer:
         if outer:  # one count of rounds for the loops nested in it
             self.out(depth, f"k = {self.machine}.rounds_left")
             self.rounds = True
-        self.out(depth, "while True:")
         a = self.code[top][1]
-        cond, first = self.test(depth + 1, top, a)
-        self.out(depth + 1, f"if not ({cond}):")
-        self.out(depth + 2, "break")
-        for line in first:
-            self.out(depth + 1, line)
+        kind = getattr(a, "flow", None)
+        if kind is not None and kind[0] == "more":  # a for loop: over its items from its count on
+            cnt, items, var = map(int, kind[1:])  # (the count is the loop's own: only its last step moves it)
+            self.out(depth, f"for L[{var}] in L[{items}][L[{cnt}]:]:")
+        else:
+            self.out(depth, "while True:")
+            cond, first = self.test(depth + 1, top, a)
+            self.out(depth + 1, f"if not ({cond}):")
+            self.out(depth + 2, "break")
+            for line in first:
+                self.out(depth + 1, line)
         body = len(self.lines)
         self.blocks += 1
         self.region(top + 1, top, stops, depth + 1, path | {top})

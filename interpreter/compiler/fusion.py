@@ -69,13 +69,15 @@ def assign_target(exprs: Expressions, t) -> str | None:
     if isinstance(t, A.Call) and t.func in layout.pvar_base:
         return f"st.V[{int(layout.pvar_base[t.func])} + {exprs.expr(t.args[0], {})}]"
     if isinstance(t, A.Attr) and t.name in layout.cvar_base:
-        return f"st.C[{int(layout.cvar_base[t.name])} + {exprs.expr(t.obj, {})}]"
+        base = int(layout.cvar_base[t.name])
+        return f"st.C[{exprs.expr(t.obj, {})}]" if base == 0 else f"st.C[{base} + {exprs.expr(t.obj, {})}]"
     return None
 
 
 def simple_stmt(exprs: Expressions, s) -> list | None:
     """Source lines of a let, set, += or -= statement, or None.  A number
-    or a list stored is checked against its bound."""
+    or a list stored is checked against its bound (a number set to what is
+    small whatever the state, a card's printed rank, say, need not be)."""
     if isinstance(s, A.Let):
         target, value = f"st.L[{int(exprs.g.res[id(s)])}]", exprs.expr(s.expr, {})
     else:
@@ -88,7 +90,7 @@ def simple_stmt(exprs: Expressions, s) -> list | None:
     t = exprs.t(s.expr)
     if t.startswith("list:"):
         return [f"_v = {value}", f"if len(_v) > {MAX_LIST}:", "    _long(_v)", f"{target} = _v"]
-    if t != "int":
+    if t != "int" or not isinstance(s, A.AugSet) and exprs.small(s.expr):
         return [f"{target} = {value}"]
     return [f"_v = {value}",
             f"if not -{MAX_VALUE} <= _v <= {MAX_VALUE}:",

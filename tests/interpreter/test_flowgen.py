@@ -3,6 +3,7 @@ exactly as the VM running the code op by op, keeps the VM's bound on loops
 without a decision, and names the line of a failing step."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -339,3 +340,24 @@ def test_a_for_loop_s_start_written_inline_turns_as_the_vm_s(tmp_path, plain):
     assert outcome(tmp_path, play, plain) == ("ok", 0, 211221)  # seat 2 first, then seat 1, then seat 2
     err = outcome(tmp_path, "play:\n  for p in players from [q for q in players][y + 5]:\n    set y += 1\n", plain)
     assert err[0] == "RuleError" and err[2] == HEAD.count("\n") + 2  # the loop's own line
+
+
+RANKED = HEAD.replace('cards:\n  "A"\n  "B"\n', 'card attributes: rank: int\ncard var value: int = 0\ncards:\n'
+                      '  "A" 7\n  "B" RANK_B\n')
+
+
+@pytest.mark.parametrize("plain", [False, True])
+@pytest.mark.parametrize("rank_b, stored, expected", [(3, "c.rank", ("ok", 0, 10)),
+                                                      (10**12, "c.rank * 2000", "RuleError")])
+def test_a_for_loop_over_cards_sets_what_the_vm_sets_and_a_number_past_the_bound_fails(
+        tmp_path, plain, rank_b, stored, expected):
+    # the loop is a Python for over its items; a card's rank stored needs no check (every rank
+    # is small), 2000 times a rank of 10**12 is past the bound of stored numbers and fails
+    play = (f"play:\n  for c in all_cards():\n    set c.value = {stored}\n"
+            "  set y = sum(c.value for c in all_cards())\n  turn 0:\n    choose wait\n")
+    head = RANKED.replace("RANK_B", str(rank_b))
+    result = outcome(tmp_path, play, plain, head)
+    assert result[0] == expected if isinstance(expected, str) else result == expected
+    if not plain and stored == "c.rank":  # the rank stored as it is read, with no check between
+        source = "".join(load(tmp_path / "generated.rules").new_state(0).m.generated_sources)
+        assert "for L[" in source and re.search(r"st\.C\[L\[\d+\]\] = _t\d+\[L\[\d+\]\]", source)
