@@ -199,15 +199,19 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
         else:
             it = domain(exprs, has_copies, params[i], ctx)
         # the loop runs over the whole domain: its size is charged on entry
-        lines.append(f"{pad}{var}_d = {it}")  # a domain is a list, a tuple or a range
-        size = str(len(fixed_range)) if fixed_range is not None else f"len({var}_d)"
+        if i in filtered:  # a list made before the loops, never empty here: read as it is
+            d = it
+        else:
+            d = f"{var}_d"
+            lines.append(f"{pad}{d} = {it}")  # a domain is a list, a tuple or a range
+        size = str(len(fixed_range)) if fixed_range is not None else f"len({d})"
         lines.append(f"{pad}{left} -= {size}")
         lines.append(f"{pad}if {left} < 0:")
         lines.append(f"{pad}    _wide({action_ref})")
         values.append(var)
         if i == len(params) - 1 and not levels[i + 1]:  # the innermost loop, with nothing to test
             # (a loop, not a comprehension: quicker for the few values a decision offers)
-            lines.append(f"{pad}for {var} in {var}_d:")
+            lines.append(f"{pad}for {var} in {d}:")
             lines.append(f"{pad}    out.append((uid, {', '.join(values)}))")
             break
         memo = _listed_memo(exprs, lines, memo_decl, memo_uses, levels[i + 1], var, action in _asked(exprs)) \
@@ -219,7 +223,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             # first, in this order; a kept function's table read in place), and read by value
             local, node, src = memo
             lines[memo_decl[local]] = lines[memo_decl[local]].replace("dict()", "None")
-            lines += [f"{pad}if {local} is None:", f"{pad}    {local} = dict()", f"{pad}    for {var} in {var}_d:"]
+            lines += [f"{pad}if {local} is None:", f"{pad}    {local} = dict()", f"{pad}    for {var} in {d}:"]
             inner = dict(ctx, **{"nodes": {}})
             inner[slot] = var
             read = None
@@ -231,13 +235,13 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                           f"{pad}        {local}[{var}] = {local}_x"]
             else:
                 lines.append(f"{pad}        {local}[{var}] = {src}")
-            lines.append(f"{pad}for {var} in {var}_d:")
+            lines.append(f"{pad}for {var} in {d}:")
             for node, _, _ in memo_uses[local]:
                 put(node, f"{local}[{var}]")
         else:
             if i == len(params) - 1:
-                _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, var, put, ctx)
-            lines.append(f"{pad}for {var} in {var}_d:")
+                _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, d, i in filtered, put, ctx)
+            lines.append(f"{pad}for {var} in {d}:")
         ctx[slot] = var
         cards_at = None
         if exprs.t(dom) == "stacks" and high is None:
@@ -289,14 +293,16 @@ def _listed_memo(exprs, lines, memo_decl, memo_uses, items, var, exact):
     return None
 
 
-def _eager_hoist(exprs, lines, lazies, items, indent, var, put, ctx) -> None:
+def _eager_hoist(exprs, lines, lazies, items, indent, d, filled, put, ctx) -> None:
     """A value hoisted out of the innermost loop is computed at its first
     round, where its first test starts by reading it (see
     :func:`_leads_with`): it is computed just before the loop instead, if
-    the loop has a round, and the tests read it as it is (no test per
-    round of whether it has been computed yet).  The same evaluations, in
-    the same order; a function that keeps its values has its table read
-    there (see :meth:`.functions.Functions.kept_read`)."""
+    the loop (over the domain ``d``) has a round, and the tests read it as
+    it is (no test per round of whether it has been computed yet).  The
+    same evaluations, in the same order; a function that keeps its values
+    has its table read there (see :meth:`.functions.Functions.kept_read`).
+    Over a domain ``filled`` (made before the loops, never empty there),
+    it is computed unconditionally, and not declared beforehand."""
     if not items or items[0][0] != "req":
         return
     first = items[0][2]
@@ -307,8 +313,13 @@ def _eager_hoist(exprs, lines, lazies, items, indent, var, put, ctx) -> None:
         if any(word.search(line) for line in lines[decl + 1:]):
             return  # read already, before this loop: it stays lazy
         pad = " " * indent
-        read = exprs.kept_read(node, ctx, local, pad + "    ") if not isinstance(node, MaskPlan) else None
-        lines += [f"{pad}if {var}_d:"] + (read or [f"{pad}    {local} = {src}"])  # (after the domain is charged)
+        inner = pad if filled else pad + "    "
+        read = exprs.kept_read(node, ctx, local, inner) if not isinstance(node, MaskPlan) else None
+        if filled:
+            lines[decl] = ""  # (set below before it is read: no declaration)
+        else:
+            lines.append(f"{pad}if {d}:")
+        lines += read or [f"{inner}{local} = {src}"]  # (after the domain is charged)
         put(node, local)
         return
 

@@ -149,7 +149,7 @@ def test_a_stack_s_cards_are_read_after_the_tests_that_do_not_need_them(tmp_path
     assert texts == row_puts(state) + ["pass"]
     assert any(t.startswith("put") for t in texts) == bool(rows)
     source = "".join(state.m.generated_sources)
-    search = source[source.rindex("for v1 in v1_d:"):]  # (the last: the first fills a memo)
+    search = source[source.rindex("for v1 in d1:"):]  # (the last: the first fills a memo)
     assert search.index("continue") < search.index("v1_cards = ") < search.index("v1_cards[-1]")
 
 
@@ -158,7 +158,7 @@ def test_a_memo_the_inner_test_starts_with_is_filled_for_every_value_at_once(tmp
     # (the function's table read in place), then read by value; the same actions in the same order
     state = rows_state(tmp_path, [["C0"], ["C5", "C1"], ["C4"]])
     source = "".join(state.m.generated_sources)
-    assert re.search(r"if m\d+ is None:\n\s+m\d+ = dict\(\)\n\s+for v1 in v1_d:", source)
+    assert re.search(r"if m\d+ is None:\n\s+m\d+ = dict\(\)\n\s+for v1 in d1:", source)
     assert re.search(r"m\d+_x_e = _memo\d+\.get\(tuple\(v1_cards\)\)", source)
     for _ in range(2):  # the second time, the function's values are kept
         state._legal = None
@@ -203,8 +203,8 @@ def test_what_cannot_fail_is_worked_out_per_outer_value_a_stack_s_top_too(tmp_pa
     assert texts == [f"put {c} on {i + 1}" for i, s in enumerate(stacks) for c in hand
                      if int(s[-1][1:]) < int(c[1:])] + ["pass"]
     source = "".join(state.m.generated_sources)
-    outer = source[source.index("for v0 in v0_d:"):source.index("for v1 in v1_d:")]
-    inner = source[source.index("for v1 in v1_d:"):]
+    outer = source[source.index("for v0 in v0_d:"):source.index("for v1 in d1:")]
+    inner = source[source.index("for v1 in d1:"):]
     assert re.search(r"y\d+ = .*\[-1\]", outer) and "[-1]" not in inner[:inner.index("out.append")]
 
 
