@@ -36,8 +36,8 @@ the state's slots through a local (:func:`local_slots`).
 
 Two more kinds of functions are generated the same way, the first time
 they are needed: ``_step{uid}`` plays an action offered at a choice, from
-binding its parameters to the next stop (:func:`generate_step`, called by
-``State.apply``), and ``_site{site}`` lists the
+binding its parameters to the next stop, the flow function of its effects
+written in (:func:`generate_step`, called by ``State.apply``), and ``_site{site}`` lists the
 legal actions of a choice (:mod:`.sites`; :meth:`Machine.enumerate_site`,
 ``Machine.legal_at`` finds it by pc).
 """
@@ -128,7 +128,7 @@ def generate_step(m, ns, sa):
         lines.append("    everyone = (1 << st.n) - 1")
     for i, (slot, typ, _) in enumerate(ad.params):
         if typ == "card":
-            c, z, b = f"c{i}", f"z{i}", f"b{i}"
+            c, z, b = f"_pc{i}", f"_pz{i}", f"_pb{i}"  # (names no generated flow line uses)
             lines += [f"    {c} = L[{int(slot)}] = action[{i + 1}]",
                       f"    {z} = st.loc[{c}]",
                       f"    {b} = everyone & ~st.vis[{z}]"]  # the seats that could not see it there
@@ -149,7 +149,12 @@ def generate_step(m, ns, sa):
               f"    {mach}.work_left = {int(vm.MAX_WORK)}",  # the budgets of a step, as Machine.run fills them
               f"    {mach}.rounds_left = {int(vm.MAX_AUTO_STEPS)}",
               "    try:"]
-    if m.flow_fns[body] is not None:  # the flow from there, then the VM if it hands back
+    written = _flow_in_step(m, ns, body) if m.flow_fns[body] is not None else None
+    if written is not None:  # the flow from there, written in, then the VM if it hands back
+        lines += written + ["        if pc >= 0:",
+                            "            st.pc = pc",
+                            f"            {mach}.run(st, False)"]
+    elif m.flow_fns[body] is not None:  # (the flow from there, called)
         lines += [f"        pc = {ns.ref(m.flow_fns, '_F')}[{body}](st)",
                   "        if pc >= 0:",
                   "            st.pc = pc",
@@ -165,6 +170,37 @@ def generate_step(m, ns, sa):
     for c, z, b in cards:  # in the order of the parameters, as each forgetting changes what the next sees
         lines += [f"    if {b}:"] + [f"        {line}" for line in forget_source(m, ns, c, z, b)]
     return ns.define("\n".join(lines) + "\n", name)
+
+
+def _flow_in_step(m, ns, body: int) -> list | None:
+    """The lines of the flow function that starts at ``body`` (see
+    :func:`generate`), to be written in an action's step in place of a
+    call to it: in a ``while`` that each of its ``return`` lines leaves
+    (``pc = ...`` then ``break``), setting ``pc`` as the call would.  None
+    (call it) if a ``return`` stands inside a loop of its own, which a
+    ``break`` would not leave (a loop with a stop inside is not written as a
+    Python loop: see :meth:`_Writer.loop`, so this is a guard)."""
+    flow = _Writer(m, ns).function(body)  # (L = st.L; p = body; try: ...; except BaseException: ...)
+    inner = flow[3:-3]
+    out, loops = [], []  # (the indentations of the loops around the line)
+    for line in inner:
+        text = line.lstrip()
+        pad = line[:len(line) - len(text)]
+        while loops and len(pad) <= loops[-1]:
+            loops.pop()
+        if text.startswith(("for ", "while ")):
+            loops.append(len(pad))
+        if text.startswith("return "):
+            if loops:
+                return None
+            out += [f"{pad}pc = {text[7:]}", f"{pad}break"]
+        else:
+            out.append(line)
+    return [f"        p = {int(body)}", "        try:", "            while True:"] + \
+        ["        " + line for line in out] + ["                break",  # (every way through returns: a guard)
+                                              "        except BaseException:",
+                                              "            st.pc = p",
+                                              "            raise"]
 
 
 def forget_source(m, ns, c: str, z: str, b: str) -> list:

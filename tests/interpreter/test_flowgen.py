@@ -99,6 +99,9 @@ def test_a_listing_with_its_searches_written_in_lists_what_they_list(path):
                 state.apply(legal[rnd.randrange(len(legal))])
             source = "".join(state.m.generated_sources)
             assert "        uid = " in source  # (written in, not called)
+            # and an action's step writes in the flow that follows it, not a call to it
+            steps = [part for part in source.split("\ndef ") if part.startswith("_step")]
+            assert steps and all("            while True:" in part and "](st)" not in part for part in steps)
             if path.stem == "emu_ranchers":  # grow's search stops early when no card can grow a bird
                 assert "        while True:" in source
 
