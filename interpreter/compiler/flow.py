@@ -92,8 +92,10 @@ class FlowCompiler(CardStatements):
         raise AssertionError(target)  # pragma: no cover
 
     def condition(self, cond):
-        """The function of a branch's condition, remembered with its node for the static checks."""
-        f = self.exprs.fn(cond)
+        """The function of a branch's condition, remembered with its node for
+        the static checks; one that keeps its values by the piles it reads,
+        where it can (see :meth:`.functions.Functions.kept_condition`)."""
+        f = self.exprs.kept_condition(cond) or self.exprs.fn(cond)
         self.m.branch_conds[id(f)] = cond
         return f
 

@@ -15,6 +15,7 @@ from rulelang import ast as A
 
 from ..runtime import STACK_MASK, STACK_SHIFT
 from .purity import Purity, is_scalar
+from .reads import nesting, zone_reads
 from .source import lit
 from .tree import used_once, walk
 
@@ -94,6 +95,32 @@ class Functions:
                 "    if m.work_left < 0:",
                 "        _charge(st, 0)",
                 "    return e[0]"]
+
+    def kept_condition(self, e):
+        """A function for the flow's condition ``e`` that keeps its values
+        by the cards of the piles it reads (and the player count), when
+        that is all it reads (see :func:`.reads.zone_reads`: no variable,
+        no ``me``, no card variable) and it nests generators (through the
+        functions it calls: ``any(has_won(p) for p in players)``, tested
+        after every action, where it costs more than writing out its
+        piles); None otherwise.  Kept as a pure function's values are
+        (:meth:`kept`): the cost charged again when a kept value is used."""
+        g = self.g
+        reads = zone_reads(g, e)
+        if reads is None or reads[1] or reads[2] or not reads[0] or nesting(g, e) < 2:
+            return None
+        zones = {z.index: z for z in g.zones.values()}
+        key = ["st.n"]
+        for index in sorted(reads[0]):
+            zone = zones[index]
+            if zone.kind != "pile":
+                return None
+            base = int(index * self.layout.stride)
+            key.append(f"tuple(map(tuple, st.Z[{base}:{base} + st.n]))" if zone.per_player else f"tuple(st.Z[{base}])")
+        name = self.ns.fresh("_kc")
+        memo = self.ns.ref({}, "_memo")
+        lines = [f"def {name}(st):"] + self.kept(memo, key, [], self.expr(e, {}))
+        return self.ns.define("\n".join(lines) + "\n", name)
 
     def kept_read(self, node, ctx, local: str, pad: str):
         """Lines setting ``local`` to the value of ``node``, a call of a
