@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 from math import comb, prod
+from operator import itemgetter
 
 from ..machine import EVAL_ERRORS, _explain
 from ..runtime import MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, STACK_MASK, STACK_SHIFT, RuleError
@@ -309,17 +310,28 @@ def subsets(st, cards, lo, hi):
     else:
         labels = {}  # each card's group, numbered in the order of the groups' first cards
         shape = tuple([labels.setdefault(key, len(labels)) for key in keys])
-    positions = _POSITIONS.get((shape, lo, hi))
-    if positions is None:
-        positions = _subset_positions(shape, lo, hi)
-        if len(positions) <= 1024 and len(_POSITIONS) < 4096:
-            _POSITIONS[(shape, lo, hi)] = positions
-    return [tuple(map(cards.__getitem__, pos)) for pos in positions]
+    getters = _POSITIONS.get((shape, lo, hi))
+    if getters is None:
+        getters = list(map(_getter, _subset_positions(shape, lo, hi)))
+        if len(getters) <= 1024 and len(_POSITIONS) < 4096:
+            _POSITIONS[(shape, lo, hi)] = getters
+    return [get(cards) for get in getters]
 
 
-# The sets of positions of a hand of a given shape (its groups of copies):
-# hands of the same shape recur all game long.  Only small lists are kept.
+# For a hand of a given shape (its groups of copies), a getter of each set's cards by their
+# positions: hands of the same shape recur all game long.  Only small lists are kept.
 _POSITIONS = {}
+
+
+def _getter(positions: tuple):
+    """A function of a hand giving the tuple of its cards at ``positions``
+    (``itemgetter``, at C speed, for two or more)."""
+    if len(positions) > 1:
+        return itemgetter(*positions)
+    if positions:
+        i = positions[0]
+        return lambda cards: (cards[i],)
+    return lambda cards: ()
 
 
 def _subset_positions(shape, lo, hi) -> list:

@@ -9,6 +9,7 @@ from itertools import permutations
 from math import factorial
 
 import pytest
+from hypothesis import given, settings, strategies as strat
 
 from interpreter import CHANCE, RuleError, load
 from interpreter.compiler.helpers import subsets
@@ -273,3 +274,18 @@ def test_set_choice_just_under_the_bound_is_fine(tmp_path):
     state = sets_game(tmp_path, which="k", rows=rows).new_state(1)
     state.put([f"N{i}" for i in range(16)], "hand", 0)  # 2**16 = 65536 sets
     assert len(state.legal_actions()) == 2 ** 16
+
+
+@settings(max_examples=150, deadline=None)
+@given(shape=strat.lists(strat.integers(0, 3), min_size=0, max_size=7), lo=strat.integers(0, 3),
+       hi=strat.integers(0, 7))
+def test_a_set_s_cards_are_read_off_the_hand_at_its_positions(shape, lo, hi):
+    # each set is read off the hand by a getter made once per shape (helpers._getter): the
+    # cards at the set's positions, in order, as a tuple (one card, or none, too)
+    from interpreter.compiler.helpers import _getter, _subset_positions
+
+    labels = {}
+    shape = tuple(labels.setdefault(x, len(labels)) for x in shape)  # (groups numbered by first card)
+    hand = [100 + 7 * i for i in range(len(shape))]
+    for pos in _subset_positions(shape, lo, min(hi, len(shape))):
+        assert _getter(pos)(hand) == tuple(hand[i] for i in pos)
