@@ -13,6 +13,10 @@ as one bit mask per card n (bit c set when the pair passes).  The rest is
 then done once per cell instead of once per pair: the masks of the
 neighbours that are not face down are and-ed together, and each card is one
 bit test.  ``any(A(n) and B(n, c) for n in S)`` is the same with "or".
+``count(A(n) and B(n, c) for n in S)`` keeps the table the other way round
+(per card c, the bits of the cards n the pair passes for): the cards n of S
+that pass A are one mask, and each card c is the number of bits it shares
+with its own (¡Desplumados!'s ``count(x.colour == g.colour for x in meadow)``).
 
 The plan is made by :func:`mask_plan` (from :mod:`.actions`), the source
 written by :meth:`MaskPlan.source` (from :mod:`.searches`).  Depends on the
@@ -31,7 +35,7 @@ _PURE_BUILTINS = frozenset({"abs", "sign", "min", "max"})
 
 
 class MaskPlan:
-    """``all``/``any`` over the cards n of ``iter`` of terms that do not
+    """``all``/``any``/``count`` over the cards n of ``iter`` of terms that do not
     read the card parameter (``outer``) and terms that relate n and it
     through printed attributes alone (kept in ``table``)."""
 
@@ -41,7 +45,7 @@ class MaskPlan:
         self.nslot = nslot  # the generator's card
         self.vslot = vslot  # the action's card parameter
         self.outer = outer  # the terms that do not read the parameter
-        self.table = table  # per card n, the bits of the cards v the pair passes for
+        self.table = table  # per card n, the bits of the cards v the pair passes for (count: per v, of n)
 
     def reads(self, g) -> set:
         """The slots the mask depends on (the parameter's not among them)."""
@@ -50,14 +54,25 @@ class MaskPlan:
             out |= slots_read(g, t)
         return out - {self.nslot}
 
+    def value(self, exprs, mask: str, v: str) -> str:
+        """Source of what the generator gives for card ``v``, from the
+        ``mask`` made by :meth:`source`."""
+        if self.func == "count":
+            return f"({mask} & {exprs.ns.ref(self.table, '_mt')}[{v}]).bit_count()"
+        return f"(({mask} >> {v}) & 1 == 1)"
+
     def source(self, exprs, ctx) -> str:
-        """Source of the mask: an int whose bit v says whether card v passes."""
+        """Source of the mask: an int whose bit v says whether card v passes
+        (count: whose bit n says that card n of ``iter`` passes the outer terms)."""
         table = exprs.ns.ref(self.table, "_mt")
         var = exprs.ns.fresh("n")
         inner = dict(ctx)
         inner[self.nslot] = var
         it = f"_tick(st, {exprs.seq(self.e.iter, ctx)})"
         terms = [exprs.expr(t, inner) for t in self.outer]
+        if self.func == "count":
+            cond = f" if {' and '.join(terms)}" if terms else ""
+            return f"_mask_or([1 << {var} for {var} in {it}{cond}])"
         if self.func == "all":  # the cards every n that none of its outer terms lets pass allows
             cond = f" if not ({' or '.join(terms)})" if terms else ""
             full = (1 << len(self.table)) - 1
@@ -71,7 +86,7 @@ def mask_plan(exprs, e, vslot, card_count: int):
     ``vslot``, or None when ``e`` is not of that form (or the table cannot
     be made)."""
     g = exprs.g
-    if not (isinstance(e, A.CallGen) and e.func in ("all", "any") and e.cond is None) \
+    if not (isinstance(e, A.CallGen) and e.func in ("all", "any", "count") and e.cond is None) \
             or card_count > MAX_CARDS or exprs.t(e.iter) not in ("pile", "grid", "stack", "list:card"):
         return None
     nslot = g.res[id(e)]
@@ -85,18 +100,21 @@ def mask_plan(exprs, e, vslot, card_count: int):
         return None
     if not all(_safe(g, t, nslot) for t in outer) or not all(_static(g, t, {nslot, vslot}) for t in pair):
         return None
-    table = _table(exprs, pair, joiner, nslot, vslot, card_count)
+    table = _table(exprs, pair, joiner, nslot, vslot, card_count, e.func == "count")
     return None if table is None else MaskPlan(e, e.func, nslot, vslot, outer, table)
 
 
-def _table(exprs, pair, joiner, nslot, vslot, count):
+def _table(exprs, pair, joiner, nslot, vslot, count, by_v=False):
     """Per card n, the bits of the cards v for which the pair terms (joined
-    by ``joiner``) hold; None if one cannot be computed (a division by zero...)."""
+    by ``joiner``) hold (``by_v``: per card v, the bits of the cards n);
+    None if one cannot be computed (a division by zero...)."""
     ctx = {nslot: "n", vslot: "v"}
     src = f" {joiner} ".join(f"({exprs.expr(t, ctx)})" for t in pair)
     name = exprs.ns.fresh("_pair")
     f = exprs.ns.define(f"def {name}(n, v):\n    return {src}\n", name)
     try:
+        if by_v:
+            return [sum(1 << n for n in range(count) if f(n, v)) for v in range(count)]
         return [sum(1 << v for v in range(count) if f(n, v)) for n in range(count)]
     except Exception:  # noqa: BLE001 - left to the search as written, which reports it with its span
         return None

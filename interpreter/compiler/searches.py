@@ -123,7 +123,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     def put(node, value, first=True) -> None:
         """Have the search's expressions read ``node`` as ``value`` (a mask: as its bit for the card)."""
         if isinstance(node, MaskPlan):
-            target, value = id(node.e), f"(({value} >> v{params_index[node.vslot]}) & 1 == 1)"
+            target, value = id(node.e), node.value(exprs, value, f"v{params_index[node.vslot]}")
         else:
             target = id(node)
         ctx["nodes"][target] = value if first else ctx["nodes"].get(target) or value

@@ -97,3 +97,32 @@ def test_a_pair_condition_that_fails_for_some_pair_is_left_as_written(tmp_path):
     path = tmp_path / "rows.rules"
     path.write_text(GAME.replace("abs(d.n - c.n) == 1", "d.n % (c.n - 2) == 1"))
     assert "_mask_and(" not in load(path).generated_source()
+
+
+COUNTED = GAME.replace('action pass_turn "pass":', '''action match(c in hand(me), q in players) "match {c} in the row of {q}":
+  require count(not d.face_down and d.colour == c.colour for d in row(q)) == 1
+  move c to row(q)
+action pass_turn "pass":''').replace("choose lay, cover, pass_turn", "choose lay, cover, match, pass_turn")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_counted_pair_condition_offers_what_the_rules_say(tmp_path, monkeypatch, players):
+    # count(A(d) and B(d, c) for d in S): the cards of S that pass A as one mask, each card c
+    # the bits it shares with its own table entry (the cards d that B passes for it)
+    path = tmp_path / "counted.rules"
+    path.write_text(COUNTED)
+    assert ".bit_count()" in load(path).generated_source()
+    masked = legal_lists(path, players, range(30))
+    monkeypatch.setattr(masks, "MAX_CARDS", 0)
+    assert ".bit_count()" not in load(path).generated_source()
+    assert legal_lists(path, players, range(30)) == masked
+    matches = [sum(t.startswith("match") for t in acts) for acts in masked]
+    assert max(matches) > 0 and min(matches) == 0  # it passes for some cards, at times, and not always
+
+
+def test_desplumados_meadow_visits_are_the_same_with_a_table(monkeypatch):
+    path = ROOT / "games" / "desplumados.rules"
+    assert ".bit_count()" in load(path).generated_source()
+    masked = legal_lists(path, 4, range(6), steps=120)
+    monkeypatch.setattr(masks, "MAX_CARDS", 0)
+    assert legal_lists(path, 4, range(6), steps=120) == masked
