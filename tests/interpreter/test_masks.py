@@ -83,12 +83,14 @@ def test_masked_searches_offer_what_the_rules_say(tmp_path, monkeypatch, players
     assert any(not any(t.startswith("lay") for t in acts) for acts in masked)  # and the all() fails at times
 
 
-def test_hens_placements_are_the_same_with_a_table(monkeypatch):
-    path = ROOT / "games" / "hens.rules"
-    assert "_mask_and(" in load(path).generated_source()
-    masked = legal_lists(path, 3, range(6), steps=120)
+@pytest.mark.parametrize("stem, players, tabulated", [("hens", 3, "_mask_and("), ("desplumados", 4, ".bit_count()")])
+def test_a_game_s_legal_actions_are_the_same_with_a_table(monkeypatch, stem, players, tabulated):
+    # Hens's placements (an all() over a cell's neighbours), ¡Desplumados!'s meadow visits (a count)
+    path = ROOT / "games" / f"{stem}.rules"
+    assert tabulated in load(path).generated_source()
+    masked = legal_lists(path, players, range(6), steps=120)
     monkeypatch.setattr(masks, "MAX_CARDS", 0)
-    assert legal_lists(path, 3, range(6), steps=120) == masked
+    assert legal_lists(path, players, range(6), steps=120) == masked
 
 
 def test_a_pair_condition_that_fails_for_some_pair_is_left_as_written(tmp_path):
@@ -118,11 +120,3 @@ def test_a_counted_pair_condition_offers_what_the_rules_say(tmp_path, monkeypatc
     assert legal_lists(path, players, range(30)) == masked
     matches = [sum(t.startswith("match") for t in acts) for acts in masked]
     assert max(matches) > 0 and min(matches) == 0  # it passes for some cards, at times, and not always
-
-
-def test_desplumados_meadow_visits_are_the_same_with_a_table(monkeypatch):
-    path = ROOT / "games" / "desplumados.rules"
-    assert ".bit_count()" in load(path).generated_source()
-    masked = legal_lists(path, 4, range(6), steps=120)
-    monkeypatch.setattr(masks, "MAX_CARDS", 0)
-    assert legal_lists(path, 4, range(6), steps=120) == masked
