@@ -41,7 +41,7 @@ class MaskPlan:
 
     def __init__(self, e, func, nslot, vslot, outer, table):
         self.e = e  # the generator in the require
-        self.func = func  # "all" or "any"
+        self.func = func  # "all", "any" or "count"
         self.nslot = nslot  # the generator's card
         self.vslot = vslot  # the action's card parameter
         self.outer = outer  # the terms that do not read the parameter
@@ -50,7 +50,7 @@ class MaskPlan:
     def reads(self, g) -> set:
         """The slots the mask depends on (the parameter's not among them)."""
         out = slots_read(g, self.e.iter)
-        for t in self.outer:
+        for t in self.outer + ([self.e.cond] if self.e.cond is not None else []):
             out |= slots_read(g, t)
         return out - {self.nslot}
 
@@ -70,14 +70,17 @@ class MaskPlan:
         inner[self.nslot] = var
         it = f"_tick(st, {exprs.seq(self.e.iter, ctx)})"
         terms = [exprs.expr(t, inner) for t in self.outer]
+        # the generator's own filter (... for n in S if F(n)): only the n it keeps count
+        kept = [f"({exprs.expr(self.e.cond, inner)})"] if self.e.cond is not None else []
         if self.func == "count":
-            cond = f" if {' and '.join(terms)}" if terms else ""
+            cond = f" if {' and '.join(kept + terms)}" if kept + terms else ""
             return f"_mask_or([1 << {var} for {var} in {it}{cond}])"
         if self.func == "all":  # the cards every n that none of its outer terms lets pass allows
-            cond = f" if not ({' or '.join(terms)})" if terms else ""
+            cond = " if " + " and ".join(kept + ([f"not ({' or '.join(terms)})"] if terms else [])) \
+                if kept or terms else ""
             full = (1 << len(self.table)) - 1
             return f"_mask_and({full}, [{table}[{var}] for {var} in {it}{cond}])"
-        cond = f" if {' and '.join(terms)}" if terms else ""
+        cond = f" if {' and '.join(kept + terms)}" if kept + terms else ""
         return f"_mask_or([{table}[{var}] for {var} in {it}{cond}])"
 
 
@@ -86,7 +89,7 @@ def mask_plan(exprs, e, vslot, card_count: int):
     ``vslot``, or None when ``e`` is not of that form (or the table cannot
     be made)."""
     g = exprs.g
-    if not (isinstance(e, A.CallGen) and e.func in ("all", "any", "count") and e.cond is None) \
+    if not (isinstance(e, A.CallGen) and e.func in ("all", "any", "count")) \
             or card_count > MAX_CARDS or exprs.t(e.iter) not in ("pile", "grid", "stack", "list:card"):
         return None
     nslot = g.res[id(e)]
@@ -98,6 +101,8 @@ def mask_plan(exprs, e, vslot, card_count: int):
     if not pair or vslot in slots_read(g, e.iter) \
             or any(isinstance(x, A.Call) and x.func == "can" for x in walk(e.iter)):
         return None
+    if e.cond is not None and (vslot in slots_read(g, e.cond) or not _safe(g, e.cond, nslot)):
+        return None  # (a filter that reads the parameter, or might fail for some n: as written)
     if not all(_safe(g, t, nslot) for t in outer) or not all(_static(g, t, {nslot, vslot}) for t in pair):
         return None
     table = _table(exprs, pair, joiner, nslot, vslot, card_count, e.func == "count")
