@@ -177,15 +177,17 @@ class ActionCompiler:
         return False
 
     def mask(self, e, level, level_of_slot, levels) -> bool:
-        """Plan ``all``/``any`` over cards that relates each to a card
+        """Plan ``all``/``any``/``count`` over cards that relates each to a card
         parameter through printed attributes alone as a mask computed
         apart from that parameter: at an outer level, or once per value of
         one inner parameter (see :mod:`.masks`); False if it is not of that form."""
         read = slots_read(self.g, e)
         for vslot, vtype, _ in reversed(self.params[:level]):
-            if vtype != "card" or vslot not in read:
+            # (in a helper written in place, the parameter is read as the helper's own)
+            aliases = frozenset(s for s in read if s != vslot and self.bound.get(s) == vslot)
+            if vtype != "card" or (vslot not in read and not aliases):
                 continue
-            plan = mask_plan(self.exprs, e, vslot, len(self.m.card_names))
+            plan = mask_plan(self.exprs, e, vslot, len(self.m.card_names), aliases)
             if plan is None:
                 continue
             reads = plan.reads(self.g)

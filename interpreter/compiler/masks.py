@@ -84,10 +84,11 @@ class MaskPlan:
         return f"_mask_or([{table}[{var}] for {var} in {it}{cond}])"
 
 
-def mask_plan(exprs, e, vslot, card_count: int):
+def mask_plan(exprs, e, vslot, card_count: int, aliases=frozenset()):
     """A :class:`MaskPlan` for generator ``e`` against card parameter
-    ``vslot``, or None when ``e`` is not of that form (or the table cannot
-    be made)."""
+    ``vslot`` (read as itself or as one of the slots ``aliases``: the
+    parameter of a helper written in place, passed it), or None when ``e``
+    is not of that form (or the table cannot be made)."""
     g = exprs.g
     if not (isinstance(e, A.CallGen) and e.func in ("all", "any", "count")) \
             or card_count > MAX_CARDS or exprs.t(e.iter) not in ("pile", "grid", "stack", "list:card"):
@@ -95,25 +96,27 @@ def mask_plan(exprs, e, vslot, card_count: int):
     nslot = g.res[id(e)]
     joiner = "or" if e.func == "all" else "and"
     terms = list(e.expr.items) if isinstance(e.expr, A.BoolOp) and e.expr.op == joiner else [e.expr]
+    vslots = aliases | {vslot}
     outer, pair = [], []
     for t in terms:
-        (pair if vslot in slots_read(g, t) else outer).append(t)
-    if not pair or vslot in slots_read(g, e.iter) \
+        (pair if vslots & slots_read(g, t) else outer).append(t)
+    if not pair or vslots & slots_read(g, e.iter) \
             or any(isinstance(x, A.Call) and x.func == "can" for x in walk(e.iter)):
         return None
-    if e.cond is not None and (vslot in slots_read(g, e.cond) or not _safe(g, e.cond, nslot)):
+    if e.cond is not None and (vslots & slots_read(g, e.cond) or not _safe(g, e.cond, nslot)):
         return None  # (a filter that reads the parameter, or might fail for some n: as written)
-    if not all(_safe(g, t, nslot) for t in outer) or not all(_static(g, t, {nslot, vslot}) for t in pair):
+    if not all(_safe(g, t, nslot) for t in outer) or not all(_static(g, t, vslots | {nslot}) for t in pair):
         return None
-    table = _table(exprs, pair, joiner, nslot, vslot, card_count, e.func == "count")
+    table = _table(exprs, pair, joiner, nslot, vslots, card_count, e.func == "count")
     return None if table is None else MaskPlan(e, e.func, nslot, vslot, outer, table)
 
 
-def _table(exprs, pair, joiner, nslot, vslot, count, by_v=False):
-    """Per card n, the bits of the cards v for which the pair terms (joined
-    by ``joiner``) hold (``by_v``: per card v, the bits of the cards n);
-    None if one cannot be computed (a division by zero...)."""
-    ctx = {nslot: "n", vslot: "v"}
+def _table(exprs, pair, joiner, nslot, vslots, count, by_v=False):
+    """Per card n, the bits of the cards v (any of the slots ``vslots``)
+    for which the pair terms (joined by ``joiner``) hold (``by_v``: per
+    card v, the bits of the cards n); None if one cannot be computed (a
+    division by zero...)."""
+    ctx = {nslot: "n", **{s: "v" for s in vslots}}
     src = f" {joiner} ".join(f"({exprs.expr(t, ctx)})" for t in pair)
     name = exprs.ns.fresh("_pair")
     f = exprs.ns.define(f"def {name}(n, v):\n    return {src}\n", name)
