@@ -16,7 +16,7 @@ bit test.  ``any(A(n) and B(n, c) for n in S)`` is the same with "or".
 ``count(A(n) and B(n, c) for n in S)`` keeps the table the other way round
 (per card c, the bits of the cards n the pair passes for): the cards n of S
 that pass A are one mask, and each card c is the number of bits it shares
-with its own (¡Desplumados!'s ``count(x.colour == g.colour for x in meadow)``).
+with its own (``count(d.colour == c.colour for d in row(q))``).
 
 The plan is made by :func:`mask_plan` (from :mod:`.actions`), the source
 written by :meth:`MaskPlan.source` (from :mod:`.searches`).  Depends on the
