@@ -51,7 +51,7 @@ from ..machine import _went_round as rounds_exceeded
 from .. import machine as vm
 from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, RuleError, no_choice
 from .site_cache import cached_site
-from .sites import generate_site
+from .sites import generate_site, returns_left
 from .fusion import SLOT_STEPS, slot_step
 
 # ops one generated function writes out at most before handing back to the VM
@@ -181,21 +181,9 @@ def _flow_in_step(m, ns, body: int) -> list | None:
     ``break`` would not leave (a loop with a stop inside is not written as a
     Python loop: see :meth:`_Writer.loop`, so this is a guard)."""
     flow = _Writer(m, ns).function(body)  # (L = st.L; p = body; try: ...; except BaseException: ...)
-    inner = flow[3:-3]
-    out, loops = [], []  # (the indentations of the loops around the line)
-    for line in inner:
-        text = line.lstrip()
-        pad = line[:len(line) - len(text)]
-        while loops and len(pad) <= loops[-1]:
-            loops.pop()
-        if text.startswith(("for ", "while ")):
-            loops.append(len(pad))
-        if text.startswith("return "):
-            if loops:
-                return None
-            out += [f"{pad}pc = {text[7:]}", f"{pad}break"]
-        else:
-            out.append(line)
+    out = returns_left(flow[3:-3], lambda value: [f"pc = {value}", "break"])
+    if out is None:
+        return None
     return [f"        p = {int(body)}", "        try:", "            while True:"] + \
         ["        " + line for line in out] + ["                break",  # (every way through returns: a guard)
                                               "        except BaseException:",

@@ -78,10 +78,9 @@ def site_body(ns, sa) -> list:
     its function), not called.  The listing keeps the budget of its
     searches in its local ``_left``, as each search does in its own: a
     search that hands the budget on to a can() (on the machine) is given
-    it there and gives it back after.  A search that stops early (a
-    ``return`` at its top) runs in a ``while`` it breaks out of.  A search
-    that is not generated source, or one whose ``return`` is in a loop,
-    is called."""
+    it there and gives it back after.  A search that stops early runs in a
+    ``while`` it breaks out of (:func:`returns_left`).  A search that is
+    not generated source, or one whose ``return`` is in a loop, is called."""
     f = sa.action.enumerate
     lines = list(getattr(f, "lines", ()))
     pad = " " * 8
@@ -91,17 +90,37 @@ def site_body(ns, sa) -> list:
         if lines[-1] == "    st.m.search_left = _left":
             del lines[-1]
     body = lines[1:]
-    stops = [line for line in body if line.strip() == "return"]
-    if not lines or any(len(line) - len(line.lstrip()) > 8 for line in stops):
+    left = returns_left(body, lambda value: ["break"])
+    if not lines or left is None:
         machine_left = ["st.m.search_left = _left", f"{ns.ref(f)}(st, out, {int(sa.uid)})", "_left = st.m.search_left"]
         return [pad + line for line in machine_left]
     handed = any("st.m.search_left" in line for line in body)
     out = [uid] + ([f"{pad}st.m.search_left = _left"] if handed else [])
-    if stops:
-        out.append(f"{pad}while True:")
-        out += [pad + "    " + (line[:len(line) - 6] + "break" if line.strip() == "return" else line)[4:]
-                for line in body]
-        out.append(f"{pad}    break")
+    if left != body:  # (it stops early somewhere)
+        out += [f"{pad}while True:", *(pad + "    " + line[4:] for line in left), f"{pad}    break"]
     else:
         out += [pad + line[4:] for line in body]
     return out + ([f"{pad}_left = st.m.search_left"] if handed else [])
+
+
+def returns_left(lines, leave):
+    """``lines`` (a function's body) to be written in another function,
+    inside a ``while`` that each of its ``return`` lines leaves instead: a
+    ``return VALUE`` becomes the lines ``leave(VALUE)``, ending in a
+    ``break``.  None if a ``return`` stands inside a loop of the lines,
+    which that ``break`` would leave instead."""
+    out, loops = [], []  # (the indentations of the loops around the line)
+    for line in lines:
+        text = line.lstrip()
+        pad = line[:len(line) - len(text)]
+        while loops and len(pad) <= loops[-1]:
+            loops.pop()
+        if text.startswith(("for ", "while ")):
+            loops.append(len(pad))
+        if text == "return" or text.startswith("return "):
+            if loops:
+                return None
+            out += [pad + x for x in leave(text[7:])]
+        else:
+            out.append(line)
+    return out
