@@ -39,7 +39,22 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     node, high node or None, (min, max) size nodes of a set choice or None)], levels [[(kind, slot, node)]] for 0..k
     (kind "req", "let", "hoist", "eager" or "memo"), prefilters [[node]] per parameter,
     inlines {id(call): [(function parameter slot, argument)]}, and fixed: the
-    indices of inner parameters whose domain reads no other parameter."""
+    indices of inner parameters whose domain reads no other parameter.
+
+    The function's ``lines`` are what a choice's listing writes in (see
+    :func:`.sites.site_body`).  A listing goes through every action, so
+    for an action some can() asks about (a search that stops at its first
+    action), they are written again as for any other action: with the
+    memos that :func:`_listed_memo` fills at once."""
+    f = _enumerator(exprs, has_copies, plan, action, False)
+    if action in _asked(exprs):
+        f.lines = _enumerator(exprs, has_copies, plan, action, True)
+    return f
+
+
+def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: bool):
+    """:func:`enumerator`'s function; ``whole``: only its lines, for a
+    search that lists every action (never one that stops at the first)."""
     params, levels, prefilters, inlines, fixed = plan
     ns = exprs.ns
     expr = exprs.expr
@@ -139,7 +154,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             del ctx[params[0][0]]
         lines += [f"            {left} -= 1", "            out.append((uid, v0))",
                   f"    if {left} < 0:", f"        _wide({action_ref})"]
-        return _finish(exprs, lines, name, action)
+        return _finish(exprs, lines, name, action, whole)
     # prefiltered domains (they depend on no other parameter)
     filtered = {}
     for i, nodes in enumerate(prefilters):
@@ -181,7 +196,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
                   f"        {left} -= (len(v0_d) - 1) * len({inner})", f"        if {left} < 0:",
                   f"            _wide({action_ref})",
                   f"        out += [(uid, v0, v1) for v0 in v0_d[1:] for v1 in {inner}]"]
-        return _finish(exprs, lines, name, action)
+        return _finish(exprs, lines, name, action, whole)
     indent = 4
     values = []
     for i, (slot, dom, high, _) in enumerate(params):
@@ -214,7 +229,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
             lines.append(f"{pad}for {var} in {d}:")
             lines.append(f"{pad}    out.append((uid, {', '.join(values)}))")
             break
-        memo = _listed_memo(exprs, lines, memo_decl, memo_uses, levels[i + 1], var, action in _asked(exprs)) \
+        memo = _listed_memo(exprs, lines, memo_decl, memo_uses, levels[i + 1], var, action in _asked(exprs) and not whole) \
             if i == len(params) - 1 and i in filtered else None
         if memo is not None:
             # the innermost test starts with a value of this parameter alone, over a
@@ -255,7 +270,7 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     else:
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
-    return _finish(exprs, lines, name, action)
+    return _finish(exprs, lines, name, action, whole)
 
 
 def _card_test(exprs, param, src: str, var: str) -> str:
@@ -392,8 +407,9 @@ def _target(node) -> int:
     return id(node.e if isinstance(node, MaskPlan) else node)
 
 
-def _finish(exprs, lines, name, action):
-    """The search's function, its budget written back where it stops."""
+def _finish(exprs, lines, name, action, whole):
+    """The search's function, its budget written back where it stops
+    (``whole``: only its lines)."""
     if lines[1] == "    _left = st.m.search_left":
         if action in _asked_within_searches(exprs):
             # what the search went through is charged even when it stops early: a can() in
@@ -402,6 +418,8 @@ def _finish(exprs, lines, name, action):
                          "        st.m.search_left = _left"]
         else:
             lines.append("    st.m.search_left = _left")
+    if whole:
+        return tuple(lines)
     f = exprs.ns.define("\n".join(lines) + "\n", name)
     f.lines = tuple(lines)  # (a choice's listing writes the search in place: see sites.site_body)
     return f
