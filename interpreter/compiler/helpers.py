@@ -287,12 +287,14 @@ def dedupe(st, cards):
 MAX_SUBSETS = 100_000  # a set choice offering more sets than this is a rule error
 
 
-def subsets(st, cards, lo, hi):
+def subsets(st, cards, lo, hi, uid=None):
     """The sets of ``cards`` with ``lo`` to ``hi`` members (``hi`` None: up to
     all), smallest first.  Identical copies make one choice, so a set is
     offered once: the cards are grouped by :func:`copy_keys` (groups in the
     order of their first card) and each set takes the first cards of each
-    group, most of the earlier groups first."""
+    group, most of the earlier groups first.  Given an action's ``uid``,
+    each set comes as the action ``(uid, set)`` (for an action whose one
+    parameter is the set: its listing, made in one pass)."""
     m = st.m
     entry = m.domain_cache.get(id(cards)) if m.domain_cache is not None else None
     if entry is None or entry[0] is not cards:
@@ -305,6 +307,8 @@ def subsets(st, cards, lo, hi):
     lo = max(lo, 0)
     if keys is None:
         if lo <= hi and n <= 12:  # no copies, few cards: plain combinations, at C speed
+            if uid is not None:
+                return [(uid, x) for k in range(lo, hi + 1) for x in combinations(cards, k)]
             return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
         shape = tuple(range(n))
     else:
@@ -315,6 +319,8 @@ def subsets(st, cards, lo, hi):
         getters = list(map(_getter, _subset_positions(shape, lo, hi)))
         if len(getters) <= 1024 and len(_POSITIONS) < 4096:
             _POSITIONS[(shape, lo, hi)] = getters
+    if uid is not None:
+        return [(uid, get(cards)) for get in getters]
     return [get(cards) for get in getters]
 
 

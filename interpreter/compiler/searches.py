@@ -20,15 +20,16 @@ from .masks import MaskPlan
 from .tree import walk
 
 
-def domain(exprs: Expressions, has_copies: bool, param, ctx) -> str:
-    """Source of the values a parameter ranges over (identical copies once)."""
+def domain(exprs: Expressions, has_copies: bool, param, ctx, tagged: bool = False) -> str:
+    """Source of the values a parameter ranges over (identical copies once);
+    ``tagged``: a set choice's sets as the actions ``(uid, set)``."""
     slot, dom, _, sizes = param
     src = exprs.seq(dom, ctx)
     if sizes is not None:  # a set of cards: every subset, each once
         lo, hi = sizes
         lo_src = exprs.expr(lo, ctx) if lo is not None else "0"
         hi_src = exprs.expr(hi, ctx) if hi is not None else "None"
-        return f"_subsets(st, {src}, {lo_src}, {hi_src})"
+        return f"_subsets(st, {src}, {lo_src}, {hi_src}{', uid' if tagged else ''})"
     if has_copies and exprs.t(dom) in ("pile", "stack", "list:card"):
         return f"_dedupe(st, {src})"
     return src
@@ -203,6 +204,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         pad = " " * indent
         var = f"v{i}"
         fixed_range = None
+        tagged = False
         if i in filtered:
             it = filtered[i]
         elif high is not None and _literal(exprs, dom) and _literal(exprs, high) and \
@@ -212,7 +214,10 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         elif high is not None:
             it = f"range({expr(dom, ctx)}, {expr(high, ctx)} + 1)"
         else:
-            it = domain(exprs, has_copies, params[i], ctx)
+            # an action whose one parameter is a set, tested by nothing: its listing is the
+            # sets, each made into its action as it is made
+            tagged = len(params) == 1 and params[0][3] is not None and not levels[1]
+            it = domain(exprs, has_copies, params[i], ctx, tagged)
         # the loop runs over the whole domain: its size is charged on entry
         if i in filtered:  # a list made before the loops, never empty here: read as it is
             d = it
@@ -225,6 +230,9 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         lines.append(f"{pad}    _wide({action_ref})")
         values.append(var)
         if i == len(params) - 1 and not levels[i + 1]:  # the innermost loop, with nothing to test
+            if tagged:
+                lines.append(f"{pad}out += {d}")
+                break
             # (a loop, not a comprehension: quicker for the few values a decision offers)
             lines.append(f"{pad}for {var} in {d}:")
             lines.append(f"{pad}    out.append((uid, {', '.join(values)}))")

@@ -243,6 +243,29 @@ def test_a_set_choice_beside_a_card_choice_over_the_same_hand_groups_the_same_co
     assert len(subsets(state, hand, 1, 2)) == 4  # the two As are copies again
 
 
+@pytest.mark.parametrize("hand", [["A", "B", "C"], ["A", "A", "B"]])
+def test_a_listing_s_sets_come_as_actions_when_given_the_action(tmp_path, hand):
+    # a lone set parameter tested by nothing: its listing is the sets made into actions in
+    # one pass; the same sets, in the same order, with or without copies in the hand
+    state = sets_game(tmp_path).new_state(1)
+    state.put(hand, "hand", 0)
+    cards = state.Z[state.m.zone_instance(state, "hand", 0)]
+    plain = subsets(state, cards, 1, 2)
+    assert subsets(state, cards, 1, 2, 7) == [(7, s) for s in plain]
+    assert [a[1] for a in state.legal_actions()] == plain
+
+
+def test_can_asks_about_a_set_choice(tmp_path):
+    # can(d) searches the sets until the first one: a hand of one card has no set of two
+    text = SETS.replace("    choose {which}", "    choose k\n    if can(d):\n      choose d")
+    game = load_text(tmp_path, text.replace("{rows}", ROWS).replace("{lo}", "2").replace("{hi}", "2"))
+    for hand, then in ((["A", "B"], ["discard A, B"]), (["B"], None)):
+        state = game.new_state(1)
+        state.put(hand, "hand", 0)
+        state.apply_text("keep nothing")
+        assert (state.legal_action_texts() if then else state.is_terminal) == (then or True)
+
+
 def test_set_choice_moves_the_chosen_cards(tmp_path):
     state = sets_game(tmp_path).new_state(1)
     state.put(["A", "B", "A", "C"], "hand", 0)
