@@ -69,7 +69,7 @@ class ActionCompiler:
                     and a.params[level - 1].high is None:
                 prefilters[level - 1].append(item.cond)
                 # its parts that read no parameter are computed once, not once per value
-                self.hoist_nodes(item.cond, level, level_of_slot, levels, inlines)
+                self.hoist_nodes(item.cond, level, level_of_slot, levels, inlines, rows=False)
                 continue
             if self.exprs.is_static(item.cond):
                 f = self.exprs.fn(item.cond)
@@ -86,13 +86,16 @@ class ActionCompiler:
         return ActionDef(a.name, [(s, t, n) for s, t, n in params], enum, lets, a.template, a.span,
                          search_reads(g, a, preamble(a), self.has_copies))
 
-    def hoist_nodes(self, e, level, level_of_slot, levels, inlines):
+    def hoist_nodes(self, e, level, level_of_slot, levels, inlines, rows=True):
         """Mark the values inside a require that depend only on outer
         parameters: calls and generators (worked out when first needed, or
         kept per value of one inner parameter), and what cannot fail
         (:meth:`safe`: worked out per outer value, "eager"); inline a user
         function called once in the action, so that the parts of its body
-        that depend only on outer parameters are marked too."""
+        that depend only on outer parameters are marked too.  What cannot fail
+        and reads only the innermost parameter, over a domain fixed before
+        the loops, is worked out once per value of it ("row"; not for a
+        prefilter's test, ``rows`` False, which reads each value once anyway)."""
         if level == 0:
             return
         g = self.g
@@ -100,6 +103,15 @@ class ActionCompiler:
             lv = self.free_level(e, level_of_slot)
             if lv is not None and lv < level:  # read as a local, worked out once per outer value
                 levels[lv].append(("eager", None, e))
+                return
+            inner = self.params[-1][0]
+            if rows and lv == level == len(self.params) and inner in self.memo_slots \
+                    and not (isinstance(e, A.Attr) and isinstance(e.obj, A.Name)) \
+                    and {self.bound.get(s, s) for s in slots_read(g, e)} == {inner}:
+                # of the innermost parameter alone, over a domain fixed before the loops:
+                # worked out once per value of it, beside it in the rows the loop goes
+                # through (not an attribute of the parameter itself: one table read)
+                levels[0].append(("row", inner, e))
                 return
         if isinstance(e, A.CallGen) and self.mask(e, level, level_of_slot, levels):
             return
@@ -131,11 +143,11 @@ class ActionCompiler:
                 self.called[e.func] = -1  # once only
                 for _, arg in pairs:  # an argument read more than once in the body: its value worked out once
                     if not isinstance(arg, A.Name):
-                        self.hoist_nodes(arg, level, level_of_slot, levels, inlines)
-                self.hoist_nodes(g.functions[e.func].body, level, level_of_slot, levels, inlines)
+                        self.hoist_nodes(arg, level, level_of_slot, levels, inlines, rows)
+                self.hoist_nodes(g.functions[e.func].body, level, level_of_slot, levels, inlines, rows)
                 return
         for child in children(e):
-            self.hoist_nodes(child, level, level_of_slot, levels, inlines)
+            self.hoist_nodes(child, level, level_of_slot, levels, inlines, rows)
 
     def safe(self, e) -> bool:
         """Can ``e`` be worked out before it is needed, whether or not it

@@ -17,6 +17,7 @@ from ..runtime import MAX_SEARCH, STACK_MASK, STACK_SHIFT
 from .card_tables import card_test
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
+from .search_rows import Rows
 from .tree import walk
 
 
@@ -99,15 +100,19 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
                     local = hoisted[("eager", indent, src)] = ns.fresh("y")
                     lines.append(f"{pad}{local} = {src}")
                 put(node, local)
+            elif kind == "row":  # (see search_rows)
+                continue
             elif kind == "memo":  # a value of one inner parameter alone: kept per value of it, when first needed
                 var = f"v{params_index[slot]}"
-                saved = ctx.get(slot)
-                ctx[slot] = var
+                _, dom, high, _ = params[params_index[slot]]
+                # (a stack's cards: read where the loop over it holds them, as the loop does)
+                keys = [slot] + ([("cards", slot)] if exprs.t(dom) == "stacks" and high is None else [])
+                saved = {k: ctx[k] for k in keys if k in ctx}
+                ctx.update({k: var if k == slot else f"{var}_cards" for k in keys})
                 src = source(node)
-                if saved is None:
-                    del ctx[slot]
-                else:
-                    ctx[slot] = saved
+                for k in keys:
+                    ctx.pop(k, None)
+                ctx.update(saved)
                 local = hoisted.get(("memo", src))
                 if local is None:
                     local = ns.fresh("m")
@@ -182,6 +187,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         lines.append(f"    if not {d}:")
         lines.append("        return")
         filtered[i] = d
+    rows = Rows.plan(exprs, lines, params, levels, filtered, ctx, source)
     if len(params) == 2 and not levels[1] and not levels[2] and 1 in filtered and params[0][2] is None:
         # nothing to test past the first level (not a range of numbers: see below), the
         # inner domain fixed: every pair is an
@@ -246,28 +252,30 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
             # first, in this order; a kept function's table read in place), and read by value
             local, node, src = memo
             lines[memo_decl[local]] = lines[memo_decl[local]].replace("dict()", "None")
-            lines += [f"{pad}if {local} is None:", f"{pad}    {local} = dict()", f"{pad}    for {var} in {d}:"]
+            stacks = exprs.t(dom) == "stacks" and high is None
+            rows = Rows.for_memo(rows, var, d, f"{var}_cards" if stacks else None)
             inner = dict(ctx, **{"nodes": {}})
             inner[slot] = var
             read = None
-            if exprs.t(dom) == "stacks" and high is None and not isinstance(node, MaskPlan):
+            if stacks and not isinstance(node, MaskPlan):
                 inner[("cards", slot)] = f"{var}_cards"
                 read = exprs.kept_read(node, inner, f"{local}_x", pad + " " * 8)
-            if read:
-                lines += [f"{pad}        {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]", *read,
-                          f"{pad}        {local}[{var}] = {local}_x"]
-            else:
-                lines.append(f"{pad}        {local}[{var}] = {src}")
-            lines.append(f"{pad}for {var} in {d}:")
+            value = rows.fill_memo(lines, pad, local, read, src)
+            rows.header(lines, pad, value)
             for node, _, _ in memo_uses[local]:
-                put(node, f"{local}[{var}]")
+                put(node, value)
         else:
             if i == len(params) - 1:
                 _eager_hoist(exprs, lines, lazies, levels[i + 1], indent, d, i in filtered, put, ctx)
-            lines.append(f"{pad}for {var} in {d}:")
+            if rows is not None and i == len(params) - 1:
+                rows.header(lines, pad)
+            else:
+                lines.append(f"{pad}for {var} in {d}:")
         ctx[slot] = var
         cards_at = None
-        if exprs.t(dom) == "stacks" and high is None:
+        if rows is not None and i == len(params) - 1:  # through the rows: the value and what was worked out of it
+            rows.read_by(ctx, slot)
+        elif exprs.t(dom) == "stacks" and high is None:
             cards_at = len(lines)
             lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
             ctx[("cards", slot)] = f"{var}_cards"
@@ -278,6 +286,8 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
     else:
         pad = " " * indent
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
+    if rows is not None:
+        rows.finish(lines)
     return _finish(exprs, lines, name, action, whole)
 
 
@@ -418,6 +428,7 @@ def _target(node) -> int:
 def _finish(exprs, lines, name, action, whole):
     """The search's function, its budget written back where it stops
     (``whole``: only its lines)."""
+    lines[:] = [line for line in lines if line]  # (a line left blank where a value moved)
     if lines[1] == "    _left = st.m.search_left":
         if action in _asked_within_searches(exprs):
             # what the search went through is charged even when it stops early: a can() in
@@ -461,3 +472,4 @@ def _literal(exprs, e) -> bool:
     if isinstance(e, A.IntLit):
         return id(e) not in exprs.g.seat_literals
     return isinstance(e, A.Name) and exprs.g.res.get(id(e), ("",))[0] == "param"
+

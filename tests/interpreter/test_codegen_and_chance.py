@@ -208,8 +208,10 @@ def test_a_value_of_an_inner_parameter_alone_is_computed_once_per_value(tmp_path
     path = tmp_path / "memo.rules"
     path.write_text(MEMO)
     game = load(path)
-    # kept per player: filled for every player at once (the test starts by reading it)
-    assert re.search(r"m\d+\[v1\] = ", game.generated_source())
+    # kept per player: filled for every player at once (the test starts by reading it), in
+    # the rows the loop over the players goes through
+    assert re.search(r"(m\d+) = \[\]\n\s+for v1 in d1:\n\s+\1\.append\(\(v1, sum\(.*\n\s+for v1, \1_v in \1:",
+                     game.generated_source())
     st = game.new_state(1, 3)
     # dealt from the top: player 1 holds "four", player 2 "three", player 3 "two" and "one";
     # c + what p holds <= 5 leaves out only two to player 1 (2 + 4)

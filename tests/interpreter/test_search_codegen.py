@@ -142,23 +142,32 @@ def row_puts(state):
 
 
 @pytest.mark.parametrize("rows", [[["C0"], ["C5", "C1"], ["C2", "C3", "C6"]], [["C4", "C7"], ["C6"]], []])
-def test_a_stack_s_cards_are_read_after_the_tests_that_do_not_need_them(tmp_path, rows):
-    # the tags test reads the stack through a function, the top test its cards
+def test_a_stack_s_top_card_is_read_once_per_stack_not_once_per_card(tmp_path, rows):
+    # the tags test reads the stack through a function, the top test its cards: the top
+    # card's n, which cannot fail (a stack is never empty), is worked out once per stack,
+    # beside the stack's tags (a memo filled at the first card), in the rows the inner loop
+    # goes through: not once per card of the hand and stack, nor looked up by stack
     state = rows_state(tmp_path, rows)
     texts = [state.action_text(a) for a in state.legal_actions()]
     assert texts == row_puts(state) + ["pass"]
     assert any(t.startswith("put") for t in texts) == bool(rows)
     source = "".join(state.m.generated_sources)
-    search = source[source.rindex("for v1 in d1:"):]  # (the last: the first fills a memo)
-    assert search.index("continue") < search.index("v1_cards = ") < search.index("v1_cards[-1]")
+    search = source[source.rindex("def _site"):]
+    memo = re.search(r"(m\d+) = \[\]", search)[1]
+    built = search.index(f"{memo}.append((v1, {memo}_x, ")
+    assert search.index("for v0 in ") < search.index("for v1 in d1:") < built < search.index("v1_cards[-1]")
+    assert search.count("v1_cards[-1]") == 1 and search.count(".append((v1, ") == 1
+    loop = search.index(f"for v1, {memo}_v, ")
+    assert loop > built and "v1_cards" not in search[loop:] and f"{memo}[" not in search
 
 
 def test_a_memo_the_inner_test_starts_with_is_filled_for_every_value_at_once(tmp_path):
     # tags(s), kept per stack, leads the inner test: filled for every stack at the first round
-    # (the function's table read in place), then read by value; the same actions in the same order
+    # (the function's table read in place), each beside its stack in the rows the inner loop
+    # goes through; the same actions in the same order
     state = rows_state(tmp_path, [["C0"], ["C5", "C1"], ["C4"]])
     source = "".join(state.m.generated_sources)
-    assert re.search(r"if m\d+ is None:\n\s+m\d+ = dict\(\)\n\s+for v1 in d1:", source)
+    assert re.search(r"if m\d+ is None:\n\s+m\d+ = \[\]\n\s+for v1 in d1:", source)
     assert re.search(r"m\d+_x_e = _memo\d+\.get\(tuple\(v1_cards\)\)", source)
     for _ in range(2):  # the second time, the function's values are kept
         state._legal = None
