@@ -198,6 +198,37 @@ outcome(p):
 EMPTY_STACK = STACK_TEST.replace("FUNCTION", "").replace("TEST", "empty(b) or top(b).n < c.n")
 
 
+# the parameters the other way round: the card outside, the stack inside
+CARD_FIRST = STACK_TEST.replace("FUNCTION", "").replace("put(b in rows(me), c in hand(me))",
+                                                        "put(c in hand(me), b in rows(me))")
+
+
+@pytest.mark.parametrize("test", ["top(b).n < c.n or size(b) > 2", "c.n > top(b).n + size(b)"])
+def test_what_an_inner_stack_s_tests_read_of_it_alone_is_worked_out_once_per_stack(tmp_path, test):
+    # top(b).n and size(b) cannot fail and read the stack alone: worked out for every stack
+    # before the loops, in the rows the loop over the stacks goes through for each card
+    path = tmp_path / "card_first.rules"
+    path.write_text(CARD_FIRST.replace("TEST", test).replace("{cards}", "\n".join(f'  "C{i}" {i}' for i in range(9))),
+                    encoding="utf-8")
+    state = load(path).new_state(0)
+    state.put(["C7", "C2", "C5"], "hand", 0)
+    state.put(["C3"], "rows", 0)
+    state.put(["C6", "C1", "C0"], "rows", 0)
+    state.put(["C4", "C8"], "rows", 0)
+    hand, stacks = state.zone_cards("hand", 0), state.zone_cards("rows", 0)
+    n = {c: int(c[1:]) for c in hand + [x for s in stacks for x in s]}
+    holds = {"top(b).n < c.n or size(b) > 2": lambda c, s: n[s[-1]] < n[c] or len(s) > 2,
+             "c.n > top(b).n + size(b)": lambda c, s: n[c] > n[s[-1]] + len(s)}[test]
+    assert [state.action_text(a) for a in state.legal_actions()] == \
+        [f"put {c} on {i + 1}" for c in hand for i, s in enumerate(stacks) if holds(c, s)] + ["pass"]
+    source = "".join(state.m.generated_sources)
+    search = source[source.rindex("def _site"):]
+    rows = re.search(r"(r\d+) = \[\]\n\s+for v1 in d1:\n\s+v1_cards = .*\n\s+\1\.append\(\(v1, ", search)
+    assert rows and rows.start() < search.index("for v0 in ")
+    loop = search.index(f"in {rows[1]}:")
+    assert "v1_cards" not in search[loop:] and "len(" not in search[loop:]
+
+
 def test_what_cannot_fail_is_worked_out_per_outer_value_a_stack_s_top_too(tmp_path):
     # empty(b) and top(b) cannot fail (a stack is never empty): both are worked out once per
     # stack, read as locals in the inner loop
