@@ -37,6 +37,9 @@ class Rows:
         self.locals = locals_  # source of a row value -> its local
         self.names = names  # id(node) -> the local that node is read as
         self.name = None  # the rows' local
+        self.memo = None  # the memo's value in a row (its local or source), if the rows keep one
+        self.memo_local = None  # ... and the local the loop reads it as
+        self.pads = ("    ", "        ")  # the indentation of the loop's header and of the line appending a row
         self.made = None  # (first, last) indices of the lines that make them before the loops
         self.append_at = None  # the index of the line that appends a row
         self.header_at = None  # the index of the innermost loop's header
@@ -96,15 +99,16 @@ class Rows:
             lines.append(f"{pad}        {self._cards_line()}")
         if read:
             lines += read
+        self.memo, self.memo_local = (f"{local}_x" if read else src), f"{local}_v"
         self.append_at = len(lines)
-        lines.append(f"{pad}        {self._append(f'{local}_x' if read else src)}")
-        return f"{local}_v"
+        lines.append(f"{pad}        {self._append()}")
+        return self.memo_local
 
-    def header(self, lines, pad: str, memo=None) -> None:
+    def header(self, lines, pad: str) -> None:
         """The innermost loop's header: through the rows, each unpacked."""
         self.header_at = len(lines)
-        parts = [self.var, *([memo] if memo else []), *dict.fromkeys(self.locals.values())]
-        lines.append(f"{pad}for {', '.join(parts + ([self.cards] if self.cards else []))} in {self.name}:")
+        self.pads = (pad, lines[self.append_at][:len(lines[self.append_at]) - len(lines[self.append_at].lstrip())])
+        lines.append(self._header())
 
     def read_by(self, ctx, slot) -> None:
         """Have the loop's tests read the row values (and the stack's cards) as locals."""
@@ -123,8 +127,9 @@ class Rows:
         word = re.compile(rf"\b{cards}\b")
         if any(word.search(line) for line in lines[self.header_at + 1:]):
             return
-        lines[self.header_at] = lines[self.header_at].replace(f", {cards} in ", " in ")
-        lines[self.append_at] = lines[self.append_at].replace(f", {cards}))", "))")
+        self.cards = None  # (the lines written again without them)
+        lines[self.header_at] = self._header()
+        lines[self.append_at] = self.pads[1] + self._append()
         at = self.append_at
         start = next(k for k in range(at, -1, -1) if lines[k].lstrip().startswith(f"for {self.var} in "))
         if not any(word.search(line) for line in lines[start + 2:at + 1]):
@@ -134,6 +139,10 @@ class Rows:
         var = self.var
         return f"{self.cards} = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]"
 
-    def _append(self, memo=None) -> str:
-        parts = [self.var, *([memo] if memo else []), *self.locals]
+    def _header(self) -> str:
+        parts = [self.var, *([self.memo_local] if self.memo else []), *dict.fromkeys(self.locals.values())]
+        return f"{self.pads[0]}for {', '.join(parts + ([self.cards] if self.cards else []))} in {self.name}:"
+
+    def _append(self) -> str:
+        parts = [self.var, *([self.memo] if self.memo else []), *self.locals]
         return f"{self.name}.append(({', '.join(parts + ([self.cards] if self.cards else []))}))"

@@ -176,6 +176,8 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         conds = _card_test(exprs, params[i], " and ".join(truth(expr(n, ctx)) for n in nodes), var)
         if saved is None:
             del ctx[slot]
+        if re.search(rf"\b{var}_cards\b", conds):  # (a memo of a stack, written with its cards)
+            lines.append(f"        {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
         lines.append(f"        if {conds}:")
         lines.append(f"            {d}.append({var})")
         lines.append(f"    if not {d}:")
@@ -261,7 +263,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
                 inner[("cards", slot)] = f"{var}_cards"
                 read = exprs.kept_read(node, inner, f"{local}_x", pad + " " * 8)
             value = rows.fill_memo(lines, pad, local, read, src)
-            rows.header(lines, pad, value)
+            rows.header(lines, pad)
             for node, _, _ in memo_uses[local]:
                 put(node, value)
         else:

@@ -229,6 +229,56 @@ def test_what_an_inner_stack_s_tests_read_of_it_alone_is_worked_out_once_per_sta
     assert "v1_cards" not in search[loop:] and "len(" not in search[loop:]
 
 
+INNER_STACK = '''game "inner stack"
+players 2
+card attributes: n: int, tag: int
+cards:
+  "C0" 0 0
+  "C1" 1 1
+  "C3" 3 0
+  "C4" 4 1
+  "C5" 5 2
+zone pile: pile, public
+zone hand: pile, per player, public
+zone rows: stacks, per player, public
+function tall(s: stack) = size(s) > 1 and top(s).n > 2
+action lay(c in hand(me), s in rows(me)) "lay {c} on {s}":
+  require top(s).n < c.n
+  move c to s
+action put(c in hand(me), s in rows(me)) "put {c} on {s}":
+  require TEST
+  move c to s
+action ask "ask":
+  require can(put)
+action pass_turn "pass":
+  pass
+play:
+  turn 0:
+    choose lay, put, ask, pass_turn
+outcome(p):
+  score 0
+'''
+
+
+@pytest.mark.parametrize("test, on", [
+    ("sum(y.n for y in s) > 2", [1]),  # the inner stack alone: a prefilter reading a memo of its cards
+    ("tall(s)", [1]),  # ... through a helper written in
+    ("c.tag <= sum(y.n for y in s)", [1]),  # a memo that reads the stack's cards, the loop not
+    ("c.tag > sum(y.n for y in s)", [2]),
+])
+def test_a_memo_of_an_inner_stack_reads_its_own_cards_wherever_it_is_tested(tmp_path, test, on):
+    # the memo of a stack is written with the stack's cards: each loop that tests it looks
+    # them up itself (not those another action's search left behind in the same listing)
+    path = tmp_path / "inner_stack.rules"
+    path.write_text(INNER_STACK.replace("TEST", test), encoding="utf-8")
+    state = load(path).new_state(0)
+    state.put(["C5"], "hand", 0)
+    state.put(["C0", "C3"], "rows", 0)
+    state.put(["C1"], "rows", 0)
+    assert state.legal_action_texts() == ["lay C5 on 1", "lay C5 on 2"] + [f"put C5 on {i}" for i in on] + \
+        ["ask", "pass"]
+
+
 def test_what_cannot_fail_is_worked_out_per_outer_value_a_stack_s_top_too(tmp_path):
     # empty(b) and top(b) cannot fail (a stack is never empty): both are worked out once per
     # stack, read as locals in the inner loop
