@@ -39,7 +39,8 @@ class Rows:
         self.name = None  # the rows' local
         self.memo = None  # the memo's value in a row (its local or source), if the rows keep one
         self.memo_local = None  # ... and the local the loop reads it as
-        self.pads = ("    ", "        ")  # the indentation of the loop's header and of the line appending a row
+        self.pad = "    "  # the indentation of the loop's header
+        self.append_pad = "        "  # ... and of the line that appends a row
         self.made = None  # (first, last) indices of the lines that make them before the loops
         self.append_at = None  # the index of the line that appends a row
         self.header_at = None  # the index of the innermost loop's header
@@ -100,14 +101,13 @@ class Rows:
         if read:
             lines += read
         self.memo, self.memo_local = (f"{local}_x" if read else src), f"{local}_v"
-        self.append_at = len(lines)
-        lines.append(f"{pad}        {self._append()}")
+        self.append_at, self.append_pad = len(lines), pad + "        "
+        lines.append(self.append_pad + self._append())
         return self.memo_local
 
     def header(self, lines, pad: str) -> None:
         """The innermost loop's header: through the rows, each unpacked."""
-        self.header_at = len(lines)
-        self.pads = (pad, lines[self.append_at][:len(lines[self.append_at]) - len(lines[self.append_at].lstrip())])
+        self.header_at, self.pad = len(lines), pad
         lines.append(self._header())
 
     def read_by(self, ctx, slot) -> None:
@@ -129,7 +129,7 @@ class Rows:
             return
         self.cards = None  # (the lines written again without them)
         lines[self.header_at] = self._header()
-        lines[self.append_at] = self.pads[1] + self._append()
+        lines[self.append_at] = self.append_pad + self._append()
         at = self.append_at
         start = next(k for k in range(at, -1, -1) if lines[k].lstrip().startswith(f"for {self.var} in "))
         if not any(word.search(line) for line in lines[start + 2:at + 1]):
@@ -141,7 +141,7 @@ class Rows:
 
     def _header(self) -> str:
         parts = [self.var, *([self.memo_local] if self.memo else []), *dict.fromkeys(self.locals.values())]
-        return f"{self.pads[0]}for {', '.join(parts + ([self.cards] if self.cards else []))} in {self.name}:"
+        return f"{self.pad}for {', '.join(parts + ([self.cards] if self.cards else []))} in {self.name}:"
 
     def _append(self) -> str:
         parts = [self.var, *([self.memo] if self.memo else []), *self.locals]
