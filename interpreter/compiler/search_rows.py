@@ -26,6 +26,12 @@ import re
 from ..runtime import STACK_MASK, STACK_SHIFT
 
 
+def stack_cards(var: str) -> str:
+    """The line that looks up the cards of the stack a search's loop
+    variable ``var`` holds, as ``{var}_cards``."""
+    return f"{var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]"
+
+
 class Rows:
     """The rows of one search: made by :meth:`plan` (None when there is
     nothing to work out per value), then written where the loop stands."""
@@ -42,6 +48,7 @@ class Rows:
         self.pad = "    "  # the indentation of the loop's header
         self.append_pad = "        "  # ... and of the line that appends a row
         self.made = None  # (first, last) indices of the lines that make them before the loops
+        self.cards_at = None  # the index of the line that looks up a stack's cards for a row
         self.append_at = None  # the index of the line that appends a row
         self.header_at = None  # the index of the innermost loop's header
 
@@ -75,7 +82,8 @@ class Rows:
         first = len(lines)
         lines += [f"    {rows.name} = []", f"    for {var} in {rows.domain}:"]
         if cards:
-            lines.append(f"        {rows._cards_line()}")
+            rows.cards_at = len(lines)
+            lines.append(f"        {stack_cards(var)}")
         rows.append_at = len(lines)
         lines.append(f"        {rows._append()}")
         rows.made = (first, len(lines) - 1)
@@ -97,7 +105,8 @@ class Rows:
         self.name = local
         lines += [f"{pad}if {local} is None:", f"{pad}    {local} = []", f"{pad}    for {self.var} in {self.domain}:"]
         if self.cards:
-            lines.append(f"{pad}        {self._cards_line()}")
+            self.cards_at = len(lines)
+            lines.append(f"{pad}        {stack_cards(self.var)}")
         if read:
             lines += read
         self.memo, self.memo_local = (f"{local}_x" if read else src), f"{local}_v"
@@ -130,17 +139,11 @@ class Rows:
         self.cards = None  # (the lines written again without them)
         lines[self.header_at] = self._header()
         lines[self.append_at] = self.append_pad + self._append()
-        at = self.append_at
-        start = next(k for k in range(at, -1, -1) if lines[k].lstrip().startswith(f"for {self.var} in "))
-        if not any(word.search(line) for line in lines[start + 2:at + 1]):
-            del lines[start + 1]  # (the cards' line, just after the loop's header)
-
-    def _cards_line(self) -> str:
-        var = self.var
-        return f"{self.cards} = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]"
+        if not any(word.search(line) for line in lines[self.cards_at + 1:self.append_at + 1]):
+            del lines[self.cards_at]
 
     def _header(self) -> str:
-        parts = [self.var, *([self.memo_local] if self.memo else []), *dict.fromkeys(self.locals.values())]
+        parts = [self.var, *([self.memo_local] if self.memo else []), *self.locals.values()]
         return f"{self.pad}for {', '.join(parts + ([self.cards] if self.cards else []))} in {self.name}:"
 
     def _append(self) -> str:

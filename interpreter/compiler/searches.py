@@ -13,11 +13,11 @@ import re
 
 from rulelang import ast as A
 
-from ..runtime import MAX_SEARCH, STACK_MASK, STACK_SHIFT
+from ..runtime import MAX_SEARCH
 from .card_tables import card_test
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
-from .search_rows import Rows
+from .search_rows import Rows, stack_cards
 from .tree import walk
 
 
@@ -177,7 +177,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         if saved is None:
             del ctx[slot]
         if re.search(rf"\b{var}_cards\b", conds):  # (a memo of a stack, written with its cards)
-            lines.append(f"        {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
+            lines.append(f"        {stack_cards(var)}")
         lines.append(f"        if {conds}:")
         lines.append(f"            {d}.append({var})")
         lines.append(f"    if not {d}:")
@@ -279,7 +279,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
             rows.read_by(ctx, slot)
         elif exprs.t(dom) == "stacks" and high is None:
             cards_at = len(lines)
-            lines.append(f"{pad}    {var}_cards = st.Z[{var} >> {STACK_SHIFT}][{var} & {STACK_MASK}]")
+            lines.append(f"{pad}    {stack_cards(var)}")
             ctx[("cards", slot)] = f"{var}_cards"
         indent += 4
         emit_level(levels[i + 1], indent, "continue")
