@@ -75,6 +75,12 @@ REPLAY_EVERY = 25
 # After a game that need not end is found, later games stop at four times the
 # longest game that ended by itself, and never sooner than this.
 ENDLESS_CAP_FLOOR = 200
+# The young objects the garbage collector lets pile up before it walks them, while
+# the search runs (Python's default is 700).  A game makes many short-lived lists,
+# freed as soon as they are dropped; what a run keeps a while (each game's actions,
+# the seat log's batches of legal lists, Hypothesis's records) was walked again at
+# each of the frequent collections.  Fewer walks: 2-6% quicker.
+YOUNG_OBJECTS = 20_000
 
 
 # ---------------------------------------------------------------- the search
@@ -380,8 +386,10 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
                 break
     # What is loaded by now (the game, Hypothesis) lives as long as the run: the garbage
     # collector is told to leave it out of its walks until the run ends (gc.freeze), and
-    # walks only what the games make
+    # walks only what the games make, and less often (YOUNG_OBJECTS)
     gc.freeze()
+    threshold = gc.get_threshold()
+    gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
     try:
         t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
         if time_limit is not None:
@@ -402,6 +410,7 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
             if skip >= set(KINDS):
                 break
     finally:
+        gc.set_threshold(*threshold)
         gc.unfreeze()
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)

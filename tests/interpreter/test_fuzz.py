@@ -361,6 +361,25 @@ def test_a_time_limit_stops_the_run_and_keeps_what_it_found():
     assert clean.out_of_time and clean.findings == [] and clean.games > 10, summary(clean)
 
 
+def test_the_collector_walks_less_often_during_a_run_and_as_before_after():
+    """While the search plays, the garbage collector waits for YOUNG_OBJECTS new objects
+    (the games keep lists a while: walking them every 700 cost 2-6%); the run leaves the
+    threshold as it found it, also when it ends on a finding."""
+    import gc
+
+    before = gc.get_threshold()
+    seen = []
+    try:
+        gc.set_threshold(700, 9, 8)
+        report = fuzz(rules_path("empty_deck"), examples=5, seed=0,
+                      progress=lambda games, actions: seen.append(gc.get_threshold()))
+        assert report.findings and seen, summary(report)
+        assert {t[0] for t in seen} == {fuzz_module.YOUNG_OBJECTS} and {t[1:] for t in seen} == {(9, 8)}
+        assert gc.get_threshold() == (700, 9, 8)
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_the_stalling_policy_learns_which_actions_draw_and_avoids_them(tmp_path):
     """Drawing is listed first, so a player who takes the first action
     draws every turn; the staller draws once, sees the hidden deck shrink,
