@@ -24,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from itertools import chain, compress, count, islice, repeat
-from operator import eq, itemgetter, sub
+from operator import add, eq, itemgetter, mul, sub
 
 _first = itemgetter(0)
 
@@ -46,17 +46,20 @@ class SeatLog:
         self.actions = {}  # (machine id, site action uid) -> (choice, action name)
         self.runs = {}  # (player count, choice) -> the most decisions one seat made in a row
         # What steps() is told, before _fold() names it: a game's steps are
-        # listed and counted when the next game starts (_flush)
-        self._taken = {}  # (player count, seat, machine, site action uid) -> times
+        # listed and counted when the next game starts (_flush).  A step is
+        # keyed by one int, its choice's site times the player count plus the
+        # seat (site * n + seat), quicker to count and compare than a pair
+        self._taken = {}  # (player count, machine) -> {site action uid * player count + seat: times}
         self._offered = {}  # (player count, seat, machine) -> uids offered
         self._runs = {}  # (player count, machine, site) -> the most decisions one seat made in a row
-        self._not_offered = {}  # (player count, machine) -> {(site, seat): its actions not offered yet}
-        self._site_of = {}  # machine -> its site actions' sites, by uid
+        self._not_offered = {}  # (player count, machine) -> {site * n + seat: its actions not offered yet}
+        self._site_base = {}  # (machine, player count) -> site * player count, by site action uid
         self._site_uids = {}  # (machine, site) -> (its site actions' uids, are they in order?)
         self._n = self._m = None  # the player count and machine of the game being played
         self._uids, self._mes = [], []  # its steps: the site action taken, by whom
         self._legals = []  # ... the legal lists of its last steps, not noted yet (see _note_offers)
         self._missing = {}  # ... its machine's at its player count (see _offer)
+        self._base = None  # ... its machine's _site_base at its player count
 
     def game(self, players: int) -> None:
         self._flush()
@@ -81,9 +84,16 @@ class SeatLog:
         """The machine of the game being played is ``m`` (known at its first step)."""
         self._flush()
         self._m = m
-        if m not in self._site_of:
-            self._site_of[m] = [sa.site for sa in m.site_actions]
-        self._missing = self._not_offered.setdefault((self._n, m), {})
+        n = self._n
+        base = self._site_base.get((m, n))
+        if base is None:
+            base = self._site_base[(m, n)] = [sa.site * n for sa in m.site_actions]
+        self._base = base
+        self._missing = self._not_offered.setdefault((n, m), {})
+
+    def _keys(self, uids, mes) -> list:
+        """The steps' keys (site * n + seat) of the game being played."""
+        return list(map(add, map(self._base.__getitem__, uids), mes))
 
     def _note_offers(self) -> None:
         """Note the actions offered at the steps listed since the last call:
@@ -94,17 +104,17 @@ class SeatLog:
             return
         self._legals = []
         k = len(legals)  # they are the game's last k steps
-        steps = list(zip(map(self._site_of[self._m].__getitem__, self._uids[-k:]), self._mes[-k:]))  # (site, seat)
-        for key in sorted(set(steps)):
+        keys = self._keys(self._uids[-k:], self._mes[-k:])
+        for key in set(keys):
             missing = self._missing.get(key)
             if missing is None or missing:
-                self._offer(key, list(compress(legals, map(eq, steps, repeat(key)))), missing)
+                self._offer(key, list(compress(legals, map(eq, keys, repeat(key)))), missing)
 
     def _offer(self, key, legals, missing) -> None:
-        """Note the actions offered to a seat at a site (``key``), in the
-        lists ``legals``, where ``missing`` are those of its actions not
-        offered yet (None: not known yet)."""
-        m, (site, me) = self._m, key
+        """Note the actions offered to a seat at a site (``key``: site * n +
+        seat), in the lists ``legals``, where ``missing`` are those of its
+        actions not offered yet (None: not known yet)."""
+        m, (site, me) = self._m, divmod(key, self._n)
         everything = self._site_uids.get((m, site))
         if everything is None:
             uids = [sa.uid for sa in m.sites[site]]
@@ -132,24 +142,23 @@ class SeatLog:
         if not uids:
             return
         n, m = self._n, self._m
-        taken = self._taken
-        for (me, uid), times in Counter(zip(mes, uids)).items():
-            key = (n, me, m, uid)
-            taken[key] = taken.get(key, 0) + times
+        taken = self._taken.get((n, m))
+        if taken is None:
+            taken = self._taken[(n, m)] = Counter()
+        taken.update(map(add, map(mul, uids, repeat(n)), mes))  # uid * n + seat
         # the longest run of one seat's decisions at one site: found from the steps
         # that repeat the one before (few), at C speed for the others
-        sites = list(map(self._site_of[m].__getitem__, uids))
-        steps = list(zip(sites, mes))
-        longest = dict.fromkeys(sites, 1)
+        keys = self._keys(uids, mes)
+        longest = dict.fromkeys(keys, 1)
         run, last = 1, -2
-        for i in compress(count(1), map(eq, islice(steps, 1, None), steps)):  # step i repeats step i - 1
+        for i in compress(count(1), map(eq, islice(keys, 1, None), keys)):  # step i repeats step i - 1
             run = run + 1 if i == last + 1 else 2
             last = i
-            if run > longest[sites[i]]:
-                longest[sites[i]] = run
+            if run > longest[keys[i]]:
+                longest[keys[i]] = run
         runs = self._runs
-        for site, k in longest.items():
-            at = (n, m, site)
+        for key, k in longest.items():
+            at = (n, m, key // n)
             if k > runs.get(at, 0):
                 runs[at] = k
         self._uids, self._mes = [], []
@@ -158,14 +167,16 @@ class SeatLog:
         """Name what steps() was told: per seat, the choices reached and the
         actions taken and offered; per choice, the longest run of one seat."""
         self._flush()
-        for (n, me, m, uid), times in self._taken.items():
-            where, name = self._action(m, uid)
-            entry = self.seats.get((n, me))
-            if entry is None:
-                entry = self.seats[(n, me)] = [0, {}, {}, set()]
-            entry[0] += times
-            entry[1][where] = entry[1].get(where, 0) + times
-            entry[2][name] = entry[2].get(name, 0) + times
+        for (n, m), counts in self._taken.items():
+            for key, times in counts.items():
+                uid, me = divmod(key, n)
+                where, name = self._action(m, uid)
+                entry = self.seats.get((n, me))
+                if entry is None:
+                    entry = self.seats[(n, me)] = [0, {}, {}, set()]
+                entry[0] += times
+                entry[1][where] = entry[1].get(where, 0) + times
+                entry[2][name] = entry[2].get(name, 0) + times
         for (n, me, m), uids in self._offered.items():
             self.machines.setdefault(id(m), m)
             self.seats.setdefault((n, me), [0, {}, {}, set()])[3].update(uids)
