@@ -92,7 +92,15 @@ class MachineChecks:
         positions have one small key; a small key seen once in a game means
         no position of it came back, which is all the fuzzer's search for a
         cycle needs to know at most steps (see fuzz_game.play_game).  About
-        half the cost of :meth:`position_bytes`."""
+        half the cost of :meth:`position_bytes`.  Written once per player
+        count (the fuzzer asks at each game)."""
+        small = self._small_keys.get(n)
+        if small is None:
+            small = self._small_keys[n] = self._small_key_written(n)
+        return small
+
+    def _small_key_written(self, n: int):
+        """:meth:`small_key_for`, written out."""
         from .compiler.source import Namespace  # the generated code's one gate (see there)
 
         # one tuple, written out for this machine: each live place's size, the variables,

@@ -133,6 +133,7 @@ class Machine(MachineViews, MachineChecks):
         self.invariant_stacks = []  # for each: None, or checked stack by stack (see reads.stack_split):
         # (the body's function, the stack's slot), the body of the seat split's if there is one
         self._hold_plans = {}  # player count -> the fuzzer's check of the invariants (Checks.holds_for)
+        self._small_keys = {}  # player count -> the fuzzer's small key of a position (Checks.small_key_for)
         self.records = []  # (name, doc, type, V index, per player): the game's record
         self.achievements = []  # (text, function, span), read with achievement_slot = the player
         self.achievement_slot = 0

@@ -96,6 +96,15 @@ outcome(p):
     assert len(set(keys)) == 3
 
 
+def test_the_small_key_is_written_once_per_player_count():
+    """The fuzzer asks for it at every game: written (and compiled) at the first."""
+    m = load("games/emu_ranchers.rules").new_state(0, 2).m
+    assert m.small_key_for(2) is m.small_key_for(2)
+    state = load("games/fox_in_the_henhouse.rules").new_state(0, 3)
+    three, four = state.m.small_key_for(3), state.m.small_key_for(4)
+    assert three is not four and three(state) == three(state.clone())
+
+
 def test_a_position_that_comes_back_has_the_same_bytes(tmp_path):
     path = tmp_path / "back.rules"
     path.write_text('''game "Back"
