@@ -182,19 +182,24 @@ class _Fuzzer:
             # what the staller learns holds for the example's games (not beyond: an
             # example must play the same whenever Hypothesis runs it again)
             staller = Staller()
-            first = [prefix]  # the drawn choices lead the example's first game only
+            lead = [len(prefix) // 2]  # the steps the drawn choices lead: the example's first game only
             here = []  # [state, legal actions] while choose is asked (play_game's position)
 
-            def choose(step, n):
-                pre = first[0]
-                if 2 * step + 1 < len(pre):
-                    i = (pre[2 * step] << 8 | pre[2 * step + 1]) % n
-                elif style == "uniform" or policy.random() < 0.01:
-                    # policy.randrange(n), drawn as it draws (the same bits), without its calls
-                    k = n.bit_length()
+            def uniform(step, n):
+                if step < lead[0]:
+                    return (prefix[2 * step] << 8 | prefix[2 * step + 1]) % n
+                # policy.randrange(n), drawn as it draws (the same bits), without its calls
+                k = n.bit_length()
+                i = bits(k)
+                while i >= n:
                     i = bits(k)
-                    while i >= n:
-                        i = bits(k)
+                return i
+
+            def choose(step, n):
+                if step < lead[0]:
+                    i = (prefix[2 * step] << 8 | prefix[2 * step + 1]) % n
+                elif policy.random() < 0.01:
+                    i = uniform(step, n)
                 elif style == "first":
                     i = 0
                 elif style == "last":
@@ -216,8 +221,9 @@ class _Fuzzer:
                     raise _OutOfTime
                 seed = game_seed if k == 0 else (game_seed + k * 7919) % 2**31
                 staller.new_game()
-                self.one_game(game, players, varied, seed, choose, skip, last, here if style == "stall" else None)
-                first[0] = b""
+                self.one_game(game, players, varied, seed, uniform if style == "uniform" else choose, skip, last,
+                              here if style == "stall" else None)
+                lead[0] = 0
                 if self.played_actions - start >= EXAMPLE_ACTIONS:
                     break
 

@@ -63,40 +63,28 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     holds = m.holds_for(players)
     cycles = check_cycles and "cycle" not in skip and not m.positions_unique  # see Machine.positions_unique
     small_key = m.small_key_for(players) if cycles else None
+    remember = MAX_REMEMBERED if cycles else 0  # the steps whose positions are remembered
     mes, legals = [], []  # for seats: who decided, out of what, at the steps not given it yet
     try:
         while True:
-            terminal = state.done
-            # a finished game's scores are computed once, for both checks below
-            final_scores = _scores_or_error(state) if terminal else None
+            if state.done:
+                _at_the_end(state, step, held, holds if invariants else None, skip)
+                return actions, state
             if invariants:
                 # The declared invariants and the capacities are checked after
                 # every step; every card in one place every CHECK_EVERY steps and
                 # at the end; the scores (computable, whole numbers) at the end
                 # and after steps 0, 16, 256, 4096 (a game's score can cost as
-                # much as a dozen steps: Hens's largest groups).
-                if step % CHECK_EVERY and not terminal:  # most steps (no score step is one): the declared ones
-                    ok = holds(state, held)
-                    if not ok:
-                        scores, declared_only = False, True
+                # much as a dozen steps: Hens's largest groups).  The quick tests
+                # first; only when one fails is each check made again, to say why.
+                if step % CHECK_EVERY:  # most steps (no score step is one): the declared ones
+                    if not holds(state, held):
+                        _say_what_broke(state, True, False)
                 else:
-                    scores = final_scores if terminal else step in SCORE_STEPS
-                    declared_only = bool(step % CHECK_EVERY) and not scores
-                    ok = holds(state, held) and (declared_only or m.cards_in_place(state)) \
-                        and (scores is False or _scores_ok(state, scores))
-                # the quick tests first; only when one fails is each check made again, to say why
-                if not ok:
-                    broken = m.broken_invariants(state, declared_only=declared_only, scores=scores)
-                    if broken:
-                        message, span = broken[0]
-                        raise _Found("invariant", message, _where(span))
-            if terminal:
-                if "rule_error" not in skip:
-                    message, span = _results_error(state, final_scores)
-                    if message is not None:
-                        raise _Found("rule_error", message, _where(span))
-                return actions, state
-            if cycles and step < MAX_REMEMBERED:
+                    scores = step in SCORE_STEPS
+                    if not (holds(state, held) and m.cards_in_place(state) and (not scores or _scores_ok(state, True))):
+                        _say_what_broke(state, False, scores)
+            if step < remember:
                 # Each position is remembered by its small key (Machine.small_key_for, an int): while
                 # none comes back, no position did.  Once one does, the game's positions so far are
                 # made again, by a replay, and from then on each is remembered by a hash of its
@@ -161,6 +149,31 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     finally:
         if legals:
             seats.steps(m, actions[len(actions) - len(legals):], mes, legals)
+
+
+def _at_the_end(state, step: int, held, holds, skip) -> None:
+    """The checks of a finished game (raising :class:`_Found`): every
+    invariant (``holds`` None: none), then the results.  Its scores are
+    computed once, for both."""
+    final_scores = _scores_or_error(state)
+    if holds is not None:
+        declared_only = bool(step % CHECK_EVERY) and not final_scores
+        if not (holds(state, held) and (declared_only or state.m.cards_in_place(state))
+                and _scores_ok(state, final_scores)):
+            _say_what_broke(state, declared_only, final_scores)
+    if "rule_error" not in skip:
+        message, span = _results_error(state, final_scores)
+        if message is not None:
+            raise _Found("rule_error", message, _where(span))
+
+
+def _say_what_broke(state, declared_only: bool, scores) -> None:
+    """A quick test failed: raise the first invariant that does not hold,
+    checked again one by one (none: the quick test's failure was not one)."""
+    broken = state.m.broken_invariants(state, declared_only=declared_only, scores=scores)
+    if broken:
+        message, span = broken[0]
+        raise _Found("invariant", message, _where(span))
 
 
 class Staller:
