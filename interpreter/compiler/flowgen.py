@@ -145,14 +145,17 @@ def generate_step(m, ns, sa):
         slot = int(sa.sealed)
         lines.append(f"    L[{slot}] = L[{slot}] + ((st.me, tuple(action)),)")
     body = int(sa.body_pc)
-    lines += [f"    st.pc = {body}",
-              f"    {mach}.work_left = {int(vm.MAX_WORK)}",  # the budgets of a step, as Machine.run fills them
-              f"    {mach}.rounds_left = {int(vm.MAX_AUTO_STEPS)}",
-              "    try:"]
     written = _flow_in_step(m, ns, body) if m.flow_fns[body] is not None else None
+    # the budgets of a step, as Machine.run fills them; the flow written in counts its
+    # rounds in a local, _r, handed to the machine if the VM goes on from there
+    lines += [f"    st.pc = {body}",
+              f"    {mach}.work_left = {int(vm.MAX_WORK)}",
+              f"    {'_r' if written is not None else mach + '.rounds_left'} = {int(vm.MAX_AUTO_STEPS)}",
+              "    try:"]
     if written is not None:  # the flow from there, written in, then the VM if it hands back
         lines += written + ["        if pc >= 0:",
                             "            st.pc = pc",
+                            f"            {mach}.rounds_left = _r",
                             f"            {mach}.run(st, False)"]
     elif m.flow_fns[body] is not None:  # (the flow from there, called)
         lines += [f"        pc = {ns.ref(m.flow_fns, '_F')}[{body}](st)",
@@ -180,7 +183,9 @@ def _flow_in_step(m, ns, body: int) -> list | None:
     (call it) if a ``return`` stands inside a loop of its own, which a
     ``break`` would not leave (a loop with a stop inside is not written as a
     Python loop: see :meth:`_Writer.loop`, so this is a guard)."""
-    flow = _Writer(m, ns).function(body)  # (L = st.L; p = body; try: ...; except BaseException: ...)
+    writer = _Writer(m, ns)
+    writer.rounds_at = "_r"  # the step's local (see generate_step)
+    flow = writer.function(body)  # (L = st.L; p = body; try: ...; except BaseException: ...)
     out = returns_left(flow[3:-3], lambda value: [f"pc = {value}", "break"])
     if out is None:
         return None
@@ -252,6 +257,7 @@ class _Writer:
         self.rounds = False  # does the function count a loop's rounds (its local k)?
         self.blocks = 1  # the loops and try blocks around what is being written (the function's try)
         self.machine = ns.ref(m)
+        self.rounds_at = f"{self.machine}.rounds_left"  # where the rounds left are counted between loops
 
     def out(self, depth, line):
         self.lines.append("    " * depth + line)
@@ -371,7 +377,7 @@ class _Writer:
 
     def round(self, depth, top):
         """One more round of the loop at ``top``, against the bound of rounds between two decisions."""
-        count = "k" if self.rounds else f"{self.machine}.rounds_left"
+        count = "k" if self.rounds else self.rounds_at
         self.out(depth, f"{count} -= 1")
         self.out(depth, f"if {count} < 0:")
         self.out(depth + 1, f"p = {int(top)}")
@@ -386,7 +392,7 @@ class _Writer:
             return False
         mark, outer = len(self.lines), not self.rounds
         if outer:  # one count of rounds for the loops nested in it
-            self.out(depth, f"k = {self.machine}.rounds_left")
+            self.out(depth, f"k = {self.rounds_at}")
             self.rounds = True
         a = self.code[top][1]
         kind = getattr(a, "flow", None)
@@ -412,7 +418,7 @@ class _Writer:
             self.rounds = not outer
             return False
         if outer:
-            self.out(depth, f"{self.machine}.rounds_left = k")
+            self.out(depth, f"{self.rounds_at} = k")
             self.rounds = False
         return True
 

@@ -337,6 +337,18 @@ def test_a_loop_after_an_action_has_the_bound_of_one_step(tmp_path, small_bound,
 
 
 @pytest.mark.parametrize("plain", [False, True])
+def test_the_rounds_a_step_went_round_count_on_in_the_vm(tmp_path, small_bound, plain):
+    # the step's own loop (written in the step, counted in a local) goes round 600 times;
+    # the loop after it holds a choice, so the VM goes round it, counting on from there
+    body = ("play:\n  turn 0:\n    choose wait\n  repeat 600 times:\n    set y += 1\n"
+            "  while y < {n}:\n    set y += 1\n    if y < 0:\n      turn 0:\n        choose wait\n")
+    assert outcome(tmp_path, body.format(n=900), plain) == ("ok", 0, 900)
+    err = outcome(tmp_path, body.format(n=1100), plain)
+    assert err[0] == "RuleError" and "went round" in err[1]
+    assert err[2] == HEAD.count("\n") + 6  # the while loop's line
+
+
+@pytest.mark.parametrize("plain", [False, True])
 def test_a_for_loop_s_start_written_inline_turns_as_the_vm_s(tmp_path, plain):
     play = ("play:\n  repeat 3 times as r:\n    for p in players from next(0, r + 1):\n"
             "      set y = y * 10 + (if p == 0 then 1 else 2)\n  turn 0:\n    choose wait\n")
