@@ -85,6 +85,8 @@ class SeatLog:
         self._flush()
         self._m = m
         n = self._n
+        if n is None:  # pragma: no cover - a caller's slip
+            raise ValueError("SeatLog.steps: call game(players) when a game starts")
         base = self._site_base.get((m, n))
         if base is None:
             base = self._site_base[(m, n)] = [sa.site * n for sa in m.site_actions]
