@@ -395,7 +395,8 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
     # walks only what the games make, and less often (YOUNG_OBJECTS)
     gc.freeze()
     threshold = gc.get_threshold()
-    gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
+    if threshold[0]:  # (0: the caller switched collecting off that way; left so)
+        gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
     try:
         t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
         if time_limit is not None:

@@ -74,6 +74,8 @@ class SeatLog:
         end)."""
         if m is not self._m:
             self._start(m)
+        if mes and not 0 <= min(mes) <= max(mes) < self._n:  # (a step's key is site * n + seat)
+            raise ValueError(f"SeatLog.steps: a seat out of 0..{self._n - 1}: {sorted(set(mes))}")
         self._uids += map(_first, actions)
         self._mes += mes
         self._legals += legals

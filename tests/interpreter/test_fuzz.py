@@ -376,6 +376,11 @@ def test_the_collector_walks_less_often_during_a_run_and_as_before_after():
         assert report.findings and seen, summary(report)
         assert {t[0] for t in seen} == {fuzz_module.YOUNG_OBJECTS} and {t[1:] for t in seen} == {(9, 8)}
         assert gc.get_threshold() == (700, 9, 8)
+        gc.set_threshold(0, 9, 8)  # collecting switched off by a threshold of 0: left off
+        seen.clear()
+        fuzz(rules_path("empty_deck"), examples=5, seed=0,
+             progress=lambda games, actions: seen.append(gc.get_threshold()))
+        assert seen and {t[0] for t in seen} == {0} and gc.get_threshold() == (0, 9, 8)
     finally:
         gc.set_threshold(*before)
 

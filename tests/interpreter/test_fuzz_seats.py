@@ -115,3 +115,16 @@ def test_an_action_one_seat_is_offered_rarely_is_listed_for_that_seat_alone(tmp_
     report = {(r["players"], r["seat"]): r["offered"] for r in log.report()}
     assert report[(2, 1)] == ["lay"]
     assert "show" in report[(2, 2)]
+
+
+def test_a_seat_out_of_the_game_s_range_is_refused_plainly():
+    """A step is keyed by site * players + seat: a seat the game does not have
+    (a caller's slip: the engine never makes one) is an error, not another site's step."""
+    game = load(ROOT / "games" / "fox_in_the_henhouse.rules")
+    state = game.new_state(0, 2)
+    log = SeatLog()
+    log.game(2)
+    legal = state.legal_actions()
+    log.steps(state.m, [legal[0]], [state.me], [legal])
+    with pytest.raises(ValueError, match="seat out of 0..1"):
+        log.steps(state.m, [legal[0]], [2], [legal])
