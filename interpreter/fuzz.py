@@ -419,11 +419,11 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
                 break
     finally:
         gc.set_threshold(*threshold)
-        gc.unfreeze()
         # what the run left in reference cycles (Hypothesis's records of its examples, mostly),
-        # collected less often while it ran: freed now, as part of the run, not by whatever
-        # the caller does next (a full collection that would cost it 10-30 ms)
+        # collected less often while it ran: freed now, as part of the run, not by whatever the
+        # caller does next; while what was loaded before the run is still left out of the walk
         gc.collect()
+        gc.unfreeze()
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)
     report.seats = fz.seats.report()
