@@ -197,9 +197,7 @@ class _Fuzzer:
                 return i
 
             def choose(step, n):
-                if step < lead[0]:
-                    i = (prefix[2 * step] << 8 | prefix[2 * step + 1]) % n
-                elif policy.random() < 0.01:
+                if step < lead[0] or policy.random() < 0.01:  # (no draw while the prefix leads)
                     i = uniform(step, n)
                 elif style == "first":
                     i = 0
