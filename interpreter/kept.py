@@ -199,13 +199,12 @@ def _generate(plan: KeptPlan, entries, variables):
         lines.append(f" {flag} = st.{name} != kept.{name}")
         changed.append(flag)
     lines += [f" if not ({' or '.join(changed) or 'False'}):", "  return True",
-              f" st.m.work_left = {int(MAX_WORK)}"]  # what evaluations go through (see Machine.run)
+              f" st.m.work_left = {int(MAX_WORK)}", " L = st.L"]  # what evaluations go through (see Machine.run)
     if plan.place_cell_readers:
         lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept) if cp or cf else ()")
-    # the rows of stacks some entry checks stack by stack: which stacks changed (found once)
-    rows = {at[e[1][0]] for i, e in enumerate(entries) if i in plan.by_stack and len(e[1]) == 1}
-    for k in sorted(rows):
-        lines.append(f" d{k} = {ns.ref(_stacks_changed, '_d')}(z{k}, old[{k}]) if c{k} else ()")
+    # the rows of stacks some entry checks stack by stack: one pass over each row that
+    # changed finds the stacks that changed, copies each, and checks it for every such entry
+    rows = {}  # row -> [(the lines checking its stack y1 at index y, the flags that have it checked whole)]
     lines.append(" try:")
     for i, (_, places, card_vars, cells) in enumerate(entries):
         whole = [f"v{vat[v]}" for v in variables[i]] + (["cc"] if card_vars else []) \
@@ -214,34 +213,43 @@ def _generate(plan: KeptPlan, entries, variables):
         name = f"{functions}[{i}]"
         if i in plan.by_stack and len(places) == 1:  # stack by stack, unless it must be evaluated whole
             k = at[places[0]]
-            each = [f"  for y in d{k}:", f"   if not {by_stack}[{i}](st, y):", f"    return {fail}(kept)"]
+            each = [f"if not {by_stack}[{i}](st, y):", f" return {fail}(kept)"]
             if i in plan.stack_inline:  # the body written out, at each stack (and its seat)
                 slot, seat_slot, seat, place, body = plan.stack_inline[i]
-                each = [f"  for y in d{k}:", f"   y0 = {int(place) << STACK_SHIFT} | y"] \
-                    + ([f"   st.L[{int(seat_slot)}] = {int(seat)}"] if seat_slot is not None else []) \
-                    + [f"   st.L[{int(slot)}] = y0",
-                       f"   if not {body.replace(f'_stack(st, st.L[{int(slot)}])', f'z{k}[y]').replace(f'st.L[{int(slot)}]', 'y0')}:",
-                       f"    return {fail}(kept)"]
+                each = ([f"L[{int(seat_slot)}] = {int(seat)}"] if seat_slot is not None else []) \
+                    + [f"L[{int(slot)}] = y0",
+                       f"if not {body.replace(f'_stack(st, st.L[{int(slot)}])', 'y1').replace(f'st.L[{int(slot)}]', 'y0')}:",
+                       f" return {fail}(kept)"]
             if whole:
-                lines += [f"  if ({' or '.join(whole)}):", f"   if not {name}(st):", f"    return {fail}(kept)",
-                          "  else:"] + [" " + line for line in each]
-            else:
-                lines += each
+                lines += [f"  if ({' or '.join(whole)}) and not {name}(st):", f"   return {fail}(kept)"]
+            rows.setdefault(k, []).append((each, whole))
         elif (whole or own) and i in plan.inline:  # the body written out, at its seat
             slot, seat, body = plan.inline[i]
             lines += [f"  if {' or '.join(own + whole)}:", f"   st.L[{int(slot)}] = {int(seat)}",
                       f"   if not {body}:", f"    return {fail}(kept)"]
         elif whole or own:
             lines += [f"  if ({' or '.join(own + whole)}) and not {name}(st):", f"   return {fail}(kept)"]
+    for k, checks in sorted(rows.items()):
+        # copied as it is compared: a check that fails has the next one start over anyway
+        lines += [f"  if c{k}:", f"   o = old[{k}]", "   had = len(o)", f"   for y, y1 in enumerate(z{k}):",
+                  "    if y < had:", "     if y1 == o[y]:", "      continue", "     o[y] = y1.copy()",
+                  "    else:", "     o.append(y1.copy())",
+                  f"    y0 = {int(plan.watched[k]) << STACK_SHIFT} | y"]
+        for each, whole in checks:
+            if whole:  # (evaluated whole above)
+                lines.append(f"    if not ({' or '.join(whole)}):")
+                lines += ["     " + line for line in each]
+            else:
+                lines += ["    " + line for line in each]
+        lines.append(f"   del o[len(z{k}):]")
     if lines[-1] == " try:":  # nothing to evaluate again (a plan with no entries)
         lines.append("  pass")
     lines += [" except " + ns.ref((*EVAL_ERRORS, RuleError), "_e") + ":", f"  return {fail}(kept)"]
     for k, deep in enumerate(plan.deep):  # what they read now, for the next step
+        if k in rows:  # copied above, stack by stack
+            continue
         lines.append(f" if c{k}:")
-        if k in rows:  # only the stacks that changed
-            lines.append(f"  {ns.ref(_copy_stacks, '_c')}(old[{k}], z{k}, d{k})")
-        else:
-            lines.append(f"  old[{k}] = list(map(list.copy, z{k}))" if deep else f"  old[{k}] = z{k}.copy()")
+        lines.append(f"  old[{k}] = list(map(list.copy, z{k}))" if deep else f"  old[{k}] = z{k}.copy()")
     if plan.var_watched:
         lines.append(f" if {' or '.join(f'v{k}' for k in range(len(plan.var_watched)))}:")
         lines.append(f"  kept.V = list({ns.ref(plan.get_values, '_g')}(V))")
@@ -288,24 +296,6 @@ def _fail(kept) -> bool:
     """An invariant does not hold, or cannot be evaluated: the next check evaluates them all."""
     kept.places = None
     return False
-
-
-def _stacks_changed(now, before) -> list:
-    """The indices of the stacks of a row ``now`` that differ from the row ``before`` (or are new)."""
-    changed = list(compress(range(len(now)), map(ne, now, before)))
-    if len(now) > len(before):
-        changed += range(len(before), len(now))
-    return changed
-
-
-def _copy_stacks(before, now, changed) -> None:
-    """Make the row ``before`` equal to ``now`` again, copying the stacks ``changed``."""
-    del before[len(now):]
-    for x in changed:
-        if x < len(before):
-            before[x] = now[x].copy()
-        else:
-            before.append(now[x].copy())
 
 
 def _at_stack(body, slot, place, seat_slot=None, seat=None):

@@ -449,6 +449,24 @@ def test_a_stack_that_grows_too_long_is_found(tmp_path):
     assert [msg for msg, _ in state.m.broken_invariants(state, declared_only=True)] == ["no row is too long"]
 
 
+def test_a_row_whose_stacks_move_up_is_checked_stack_by_stack(tmp_path):
+    """A stack that goes away moves the later ones up: each is compared with the
+    copy kept at its new index, so a breach in the stack that moved is found,
+    and the copies kept are copies (not the stacks themselves)."""
+    path = tmp_path / "rows.rules"
+    path.write_text(STACKS.replace("LIMIT", "2").replace("choose start, grow", "choose start, grow, drop")
+                    .replace("play:", 'action drop(b in rows(me)) "drop {b}":\n  move b to deck\nplay:'))
+    state, kept = holding_after(path, ("start", "start", "grow 2", "drop 1"))
+    plan = state.m.holds_for(2).plan
+    k = plan.deep.index(True)  # the row of seat 1's stacks, among the places watched
+    watched, now = kept.places[k], state.Z[plan.watched[k]]
+    assert [len(b) for b in watched] == [2]  # the second stack, moved up; the first gone
+    assert watched == now and watched[0] is not now[0]
+    state.apply_text("grow 1")  # the moved stack's third card
+    assert not state.m.invariants_hold(state, kept)
+    assert [msg for msg, _ in state.m.broken_invariants(state, declared_only=True)] == ["no row is too long"]
+
+
 def test_the_inline_check_agrees_with_the_calls(tmp_path):
     """The fuzzer's check writes an invariant's source inline (each one's, and
     the body of one split by seat at each seat, with the seat and the number
