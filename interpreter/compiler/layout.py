@@ -81,9 +81,10 @@ class Layout:
 
 def _reads_turns(g: CheckedGame) -> bool:
     """Do the rules call turns_taken()?"""
-    from .tree import walk
-    return any(isinstance(x, A.Call) and x.func == "turns_taken" and g.res.get(id(x), ("",))[0] == "builtin"
-               for x in walk(g.module))
+    from .tree import of_rules, walk
+    return of_rules(g, "reads_turns", lambda: any(
+        isinstance(x, A.Call) and x.func == "turns_taken" and g.res.get(id(x), ("",))[0] == "builtin"
+        for x in walk(g.module)))
 
 
 def compile_start(g: CheckedGame, m: Machine, exprs):

@@ -18,7 +18,7 @@ from .card_tables import card_test
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
 from .search_rows import Rows, stack_cards
-from .tree import walk
+from .tree import of_rules, walk
 
 
 def domain(exprs: Expressions, has_copies: bool, param, ctx, tagged: bool = False) -> str:
@@ -448,20 +448,14 @@ def _finish(exprs, lines, name, action, whole):
 
 def _asked(exprs) -> frozenset:
     """The actions a can() asks about anywhere: in a search, the flow or a function."""
-    asked = getattr(exprs, "asked_anywhere", None)
-    if asked is None:
-        g = exprs.g
-        asked = exprs.asked_anywhere = _can_targets([list(g.actions.values()), g.setup, g.play,
-                                                     list(g.functions.values())])
-    return asked
+    g = exprs.g
+    return of_rules(g, "asked_anywhere", lambda: _can_targets([list(g.actions.values()), g.setup, g.play,
+                                                                list(g.functions.values())]))
 
 
 def _asked_within_searches(exprs) -> frozenset:
     """The actions some action asks can() about (in its parameters, requires or lets)."""
-    asked = getattr(exprs, "asked_within_searches", None)
-    if asked is None:
-        asked = exprs.asked_within_searches = _can_targets(list(exprs.g.actions.values()))
-    return asked
+    return of_rules(exprs.g, "asked_within_searches", lambda: _can_targets(list(exprs.g.actions.values())))
 
 
 def _can_targets(nodes) -> frozenset:

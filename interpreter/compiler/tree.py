@@ -8,7 +8,19 @@ from __future__ import annotations
 from rulelang import ast as A
 from rulelang.visit import children, walk
 
-__all__ = ["children", "walk", "all_blocks", "preamble", "slots_read", "used_once"]
+__all__ = ["children", "walk", "all_blocks", "preamble", "slots_read", "used_once", "of_rules"]
+
+
+def of_rules(g, key: str, compute):
+    """``compute()``, a fact of the checked rules ``g`` alone (it reads no
+    parameter), worked out once per :class:`CheckedGame` and kept in
+    ``g.derived``: a walk of the whole tree costs as much as the rest of a
+    compile, and the fuzzer compiles a game again for each parameter set
+    it draws."""
+    derived = g.derived
+    if key not in derived:
+        derived[key] = compute()
+    return derived[key]
 
 
 def all_blocks(body):

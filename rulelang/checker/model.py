@@ -103,6 +103,9 @@ class CheckedGame:
     achievement_slot: int = 0
     # ids of number literals standing for a seat that not every table has
     seat_literals: set = attrs.Factory(set)
+    # facts a later stage works out of these rules alone, whatever the parameters, kept for
+    # each time they are compiled again (the fuzzer compiles a game for many parameter sets)
+    derived: dict = attrs.field(factory=dict, eq=False, repr=False)
 
 
 def tname(t: str) -> str:

@@ -2,9 +2,13 @@
 invariant may read it and "me" (the player to move): a rules author can
 state that the players take turns in turn."""
 
+from pathlib import Path
+
 from interpreter import load
 from interpreter.fuzz import fuzz
 from rulelang import check_file
+
+ROOT_GAMES = Path(__file__).resolve().parents[2] / "games"
 
 GAME = '''game "Turns"
 players 2..3
@@ -85,3 +89,21 @@ def test_evaluating_turns_taken_where_the_rules_never_read_it_is_a_rule_error():
     game = load("examples/last_card.rules")
     with pytest.raises(RuleError, match="turns_taken"):
         game.evaluate(game.new_state(0, 2), "turns_taken(0)")
+
+
+def test_what_the_rules_alone_decide_is_worked_out_once_per_checked_game(tmp_path):
+    """Facts of the checked rules that no parameter changes (do they read
+    turns_taken? which actions does a can() ask about?) are kept with the
+    checked game: compiled again for other parameters (as the fuzzer does
+    for each parameter set it draws), the machine is made from them without
+    walking the whole tree again."""
+    import rulelang
+    from interpreter.compiler import compile_game
+
+    g = rulelang.load_checked(write(tmp_path))
+    assert compile_game(g, {}).turns_base is not None and compile_game(g, {}, num_players=3).turns_base is not None
+    assert g.derived["reads_turns"] is True and g.derived["asked_anywhere"] == frozenset()
+    plain = rulelang.load_checked(ROOT_GAMES / "fox_in_the_henhouse.rules")
+    assert compile_game(plain, {}).turns_base is None and plain.derived["reads_turns"] is False
+    plain.derived["reads_turns"] = True  # what a second compile reads: the kept fact, not the tree
+    assert compile_game(plain, {"seasons": 2}, num_players=3).turns_base is not None
