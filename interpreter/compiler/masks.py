@@ -25,11 +25,15 @@ checked AST and the expression compiler only.
 
 from __future__ import annotations
 
+import re
+
 from rulelang import ast as A
 
-from .tree import slots_read, walk
+from .tree import of_rules, slots_read, walk
 
 MAX_CARDS = 160  # above this many cards, the table (cards x cards pairs) is not made
+MAX_KEPT = 256  # tables kept per checked game, for its next compiles (see _table)
+_REF = re.compile(r"(?<![A-Za-z0-9_])_[A-Za-z]+[0-9]+(?![A-Za-z0-9_])")  # a name made by Namespace.ref
 _SAFE_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "+", "-", "*", "&", "|"})
 _PURE_BUILTINS = frozenset({"abs", "sign", "min", "max"})
 
@@ -115,17 +119,41 @@ def _table(exprs, pair, joiner, nslot, vslots, count, by_v=False):
     """Per card n, the bits of the cards v (any of the slots ``vslots``)
     for which the pair terms (joined by ``joiner``) hold (``by_v``: per
     card v, the bits of the cards n); None if one cannot be computed (a
-    division by zero...)."""
+    division by zero...).  A table is kept with the checked rules under
+    its source and the contents of the tables that source reads: the same
+    rules compiled again (for other parameters: the fuzzer draws them) find
+    it made, where making it tries every pair of cards."""
     ctx = {nslot: "n", **{s: "v" for s in vslots}}
     src = f" {joiner} ".join(f"({exprs.expr(t, ctx)})" for t in pair)
+    key = _key(exprs, src, count, by_v)
+    kept = of_rules(exprs.g, "pair_tables", dict)
+    if key is not None and key in kept:
+        return kept[key]
     name = exprs.ns.fresh("_pair")
     f = exprs.ns.define(f"def {name}(n, v):\n    return {src}\n", name)
     try:
         if by_v:
-            return [sum(1 << n for n in range(count) if f(n, v)) for v in range(count)]
-        return [sum(1 << v for v in range(count) if f(n, v)) for n in range(count)]
+            table = [sum(1 << n for n in range(count) if f(n, v)) for v in range(count)]
+        else:
+            table = [sum(1 << v for v in range(count) if f(n, v)) for n in range(count)]
     except Exception:  # noqa: BLE001 - left to the search as written, which reports it with its span
         return None
+    if key is not None and len(kept) < MAX_KEPT:
+        kept[key] = table
+    return table
+
+
+def _key(exprs, src: str, count: int, by_v: bool):
+    """What decides a pair table: its source, and the contents of the
+    tables it reads there (a card attribute's values, by card); None if
+    the source reads anything else by a generated name."""
+    reads = []
+    for name in sorted(set(_REF.findall(src))):
+        obj = exprs.ns.ns.get(name)
+        if not isinstance(obj, (list, tuple)) or not all(x is None or type(x) in (int, bool) for x in obj):
+            return None
+        reads.append((name, tuple(obj)))
+    return src, count, by_v, tuple(reads)
 
 
 def _static(g, e, slots) -> bool:

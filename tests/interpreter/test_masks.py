@@ -141,3 +141,34 @@ def test_a_generator_s_own_filter_is_tabulated_with_it(tmp_path, monkeypatch, pl
     assert masked == legal_lists(plain, players, range(30))
     monkeypatch.setattr(masks, "MAX_CARDS", 0)
     assert legal_lists(path, players, range(30)) == masked
+
+
+GAPPED = GAME.replace("abs(d.n - c.n) == 1", "abs(d.n - c.n) == gap").replace(
+    "zone deck: pile, hidden", 'param gap: int in 1..3 = 1  "how far apart two numbers may be"\nzone deck: pile, hidden')
+
+
+def test_a_pair_table_is_made_once_per_rules_and_parameters(tmp_path, monkeypatch):
+    """The rules compiled again (the fuzzer does so for each parameter set it draws)
+    find a pair table made: the same one for the same source and card tables, another
+    where a parameter written into the pair changes it; each offers what the rules say."""
+    import rulelang
+    from interpreter.compiler import compile_game
+
+    path = tmp_path / "gapped.rules"
+    path.write_text(GAPPED)
+    g = rulelang.load_checked(path)
+
+    def tables(params):
+        m = compile_game(g, params)
+        return [v for k, v in m.namespace.ns.items() if k.startswith("_mt")]
+
+    first, wider, again = tables({}), tables({"gap": 2}), tables({"gap": 1})
+    assert first and all(a is b for a, b in zip(first, again))  # kept: made once
+    assert wider != first  # the parameter is part of what decides the table
+    for gap in (1, 2):
+        gapped = tmp_path / f"gap{gap}.rules"
+        gapped.write_text(GAPPED.replace("= 1  \"how far", f"= {gap}  \"how far"))
+        masked = legal_lists(gapped, 2, range(20))
+        monkeypatch.setattr(masks, "MAX_CARDS", 0)
+        assert legal_lists(gapped, 2, range(20)) == masked
+        monkeypatch.undo()
