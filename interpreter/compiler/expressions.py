@@ -29,7 +29,7 @@ from ..runtime import MAX_VALUE, STACK_MASK, STACK_SHIFT
 from .source import Namespace, lit
 from .card_tables import predicate_table
 from .functions import Functions
-from .tree import walk
+from .tree import of_rules, walk
 
 # operations whose value is worked out when the game is compiled, if they read no state
 _FOLDED = (A.BinOp, A.Neg, A.Not, A.BoolOp, A.IfExpr, A.Call)
@@ -57,6 +57,8 @@ def is_const(f) -> bool:
 
 
 # Builtins computed by a helper of .helpers that reads the state.
+MAX_KEPT_NODES = 100_000  # answers of is_static kept per checked game (a few per node of the rules)
+
 _STATE_HELPERS = {"stack_of": "_stack_of", "open_cells": "_open_cells", "neighbours": "_neighbours",
                   "cell_of": "_cell_of", "corners": "_corners", "lines": "_lines"}
 
@@ -137,7 +139,19 @@ class Expressions(Functions):
         return self.g.zones[r[1]].index * self.layout.stride  # a zone
 
     def is_static(self, e) -> bool:
-        """Does ``e`` depend only on literals and parameters (no state)?"""
+        """Does ``e`` depend only on literals and parameters (no state)?
+        A fact of the rules alone, kept with them (see :func:`.tree.of_rules`)
+        with the node itself, so that its id names no other node."""
+        kept = of_rules(self.g, "static", dict)
+        hit = kept.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        static = self._static(e)
+        if len(kept) < MAX_KEPT_NODES:
+            kept[id(e)] = (e, static)
+        return static
+
+    def _static(self, e) -> bool:
         for x in walk(e):
             if isinstance(x, A.IntLit) and id(x) in self.g.seat_literals:
                 return False

@@ -152,3 +152,29 @@ def test_a_search_s_test_of_printed_attributes_is_a_table_of_the_cards(tmp_path,
     else:
         assert sorted(state.action_text(a) for a in state.legal_actions()) == sorted(f"pick {c}" for c in expected)
     assert bool(re.search(r"if _p\d+\[v0\]:", game.generated_source())) == table
+
+
+def test_what_reads_parameters_alone_is_told_once_per_rules_and_per_node(tmp_path):
+    """Whether an expression reads literals and parameters alone is a fact of the
+    rules: kept with them, with the node it is about, for the next compiles (for
+    other parameter values, as the fuzzer makes them); a kept answer is read only
+    for that very node, never for another that took its id."""
+    import rulelang
+    from rulelang import ast as A
+    from interpreter.compiler import compile_game
+    from interpreter.compiler.expressions import Expressions
+
+    path = tmp_path / "folds.rules"
+    path.write_text(RULES.replace("ODD", "1"), encoding="utf-8")
+    g = rulelang.load_checked(path)
+    compile_game(g, {})
+    kept = g.derived["static"]
+    exprs = Expressions(g, {"k": 3}, None)
+    answers = {id(node): exprs._static(node) for node, _ in kept.values()}
+    assert {k: v for k, (_, v) in kept.items()} == answers and True in answers.values() and False in answers.values()
+    compile_game(g, {"k": 7})  # (folded again: "add" offered up to 28)
+    assert len(g.derived["static"]) == len(kept)  # nothing more to tell
+    node = next(n for n, static in kept.values() if static)
+    other = A.Name(id="v", span=node.span)  # another node (not static) kept under that node's id
+    kept[id(node)] = (other, False)
+    assert exprs.is_static(node) is True and kept[id(node)] == (node, True)  # told again, for the node itself
