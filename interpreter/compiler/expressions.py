@@ -56,9 +56,9 @@ def is_const(f) -> bool:
     return hasattr(f, "const")
 
 
-# Builtins computed by a helper of .helpers that reads the state.
 MAX_KEPT_NODES = 100_000  # answers of is_static kept per checked game (a few per node of the rules)
 
+# Builtins computed by a helper of .helpers that reads the state.
 _STATE_HELPERS = {"stack_of": "_stack_of", "open_cells": "_open_cells", "neighbours": "_neighbours",
                   "cell_of": "_cell_of", "corners": "_corners", "lines": "_lines"}
 
