@@ -199,7 +199,9 @@ def _generate(plan: KeptPlan, entries, variables):
         lines.append(f" {flag} = st.{name} != kept.{name}")
         changed.append(flag)
     lines += [f" if not ({' or '.join(changed) or 'False'}):", "  return True",
-              f" st.m.work_left = {int(MAX_WORK)}", " L = st.L"]  # what evaluations go through (see Machine.run)
+              f" st.m.work_left = {int(MAX_WORK)}"]  # what evaluations go through (see Machine.run)
+    if plan.stack_inline:  # (the slots a body written out at each stack reads)
+        lines.append(" L = st.L")
     if plan.place_cell_readers:
         lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept) if cp or cf else ()")
     # the rows of stacks some entry checks stack by stack: one pass over each row that
