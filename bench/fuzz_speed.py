@@ -5,7 +5,8 @@ reports the median actions per second of each, and the median (and range)
 of the ratios of each fuzz run to the mean of the simulate runs just before
 and after it (a noisy machine moves the pair alike):
 
-  simulate   random games as ``rulerun simulate`` plays them (no checks)
+  simulate   random games as ``rulerun simulate`` plays them (no checks;
+             who knows which card not kept, as for random bots)
   fuzz       ``interpreter.fuzz.fuzz`` with its default checks on (position
              hashing, invariants, determinism replays, Hypothesis's search,
              who decides, what never ran), on the same game: its options and
@@ -69,7 +70,7 @@ def main(argv=None) -> int:
     print(f"{'game':22} {'players':>7} {'simulate/s':>11} {'fuzz/s':>9} {'ratio':>6} {'range':>9}  findings")
     for name in args.games:
         path = ROOT / "games" / f"{name}.rules"
-        game = load(path)
+        game = load(path, knowledge=False)
         counts = [n for n in args.players or range(game.min_players, game.max_players + 1)
                   if game.min_players <= n <= game.max_players]  # counts the game does not allow: skipped
         for n in counts:

@@ -23,6 +23,11 @@ then "stop discarding", so the two count a game's actions differently
 (about 55 against 124 at 4 players); elsewhere both take one action per card played, place a thief's or
 the meadow's hen by a second action, and make the escaping hen's slowest
 slapper a chance event.  Compare playouts/s, not actions/s.
+
+The games are loaded as ``rulerun simulate`` loads them for random bots:
+without keeping who knows which card (``load(..., knowledge=False)``), which
+the baseline does not keep either.  ``--knowledge`` keeps it, as a game
+played by bots that read observations or sample states does.
 """
 
 from __future__ import annotations
@@ -79,8 +84,8 @@ def timed(fn, *args):
     return time.perf_counter() - t0, out
 
 
-def bench_game(stem, n, seed, repeat, baseline_mod, players=None, game=None):
-    game = game or load(ROOT / "games" / f"{stem}.rules")
+def bench_game(stem, n, seed, repeat, baseline_mod, players=None, game=None, knowledge=False):
+    game = game or load(ROOT / "games" / f"{stem}.rules", knowledge=knowledge)
     if players is None:
         players = max(game.min_players, min(GAMES[stem][1], game.max_players))
     seeds = list(range(seed, seed + n))
@@ -94,7 +99,7 @@ def bench_game(stem, n, seed, repeat, baseline_mod, players=None, game=None):
             row.update(base_s=tb, base_actions=ab, ratio=tb / ti)
         rows.append(row)
     out = {
-        "game": stem, "players": players, "n": n, "seed": seed, "repeat": repeat,
+        "game": stem, "players": players, "n": n, "seed": seed, "repeat": repeat, "knowledge": game.knowledge,
         "interp_playouts_per_s": n / statistics.median(r["interp_s"] for r in rows),
         "interp_actions_per_game": rows[0]["interp_actions"] / n,
     }
@@ -116,6 +121,9 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3, help="timings per game; the median is reported")
     ap.add_argument("--json", action="store_true", help="print one JSON object per game")
     ap.add_argument("--profile", action="store_true", help="profile the interpreter's playouts instead")
+    ap.add_argument("--knowledge", action="store_true",
+                    help="keep who knows which card, as for bots that read observations (default: not kept, "
+                         "as simulate with random bots, and as the baseline)")
     args = ap.parse_args(argv)
 
     stems = args.games or [s for s in GAMES if (ROOT / "games" / f"{s}.rules").exists()]
@@ -140,7 +148,7 @@ def main(argv=None):
             counts += range(int(lo), int(hi or lo) + 1)
     runs = []
     for stem in stems:
-        game = load(ROOT / "games" / f"{stem}.rules")
+        game = load(ROOT / "games" / f"{stem}.rules", knowledge=args.knowledge)
         ok = [p for p in counts if game.min_players <= p <= game.max_players]
         if counts and not ok:
             print(f"note: {stem} is for {game.min_players}-{game.max_players} players; skipped", file=sys.stderr)
@@ -162,7 +170,8 @@ def main(argv=None):
         if args.json:
             print(json.dumps(r))
             continue
-        print(f"{stem}  players={r['players']}  n={r['n']}  seed={r['seed']}  repeat={r['repeat']}")
+        kept = "  knowledge kept" if r["knowledge"] else ""
+        print(f"{stem}  players={r['players']}  n={r['n']}  seed={r['seed']}  repeat={r['repeat']}{kept}")
         print(f"  interpreter  {r['interp_playouts_per_s']:9.1f} playouts/s"
               f"  ({r['interp_actions_per_game']:.1f} actions/game)")
         if "ratio" in r:

@@ -9,9 +9,9 @@
     state.returns()
 """
 
-from .runtime import CHANCE, TERMINAL, IllegalAction, RuleError, State
+from .runtime import CHANCE, TERMINAL, IllegalAction, NoKnowledge, RuleError, State
 
-__all__ = ["load", "Game", "State", "CHANCE", "TERMINAL", "RuleError", "IllegalAction"]
+__all__ = ["load", "Game", "State", "CHANCE", "TERMINAL", "RuleError", "IllegalAction", "NoKnowledge"]
 
 
 def __getattr__(name):

@@ -44,4 +44,11 @@ def ask(agent, state, seat: int, legal: list):
     return agent.choose(legal, obs)
 
 
-__all__ = ["RandomAgent", "ask"]
+def needs_knowledge(agent) -> bool:
+    """Does ``agent`` read its seat's observation or sample what its seat
+    knows?  If no bot of a game does, the game need not keep who knows which
+    card (``load(..., knowledge=False)``), and plays faster."""
+    return bool(getattr(agent, "needs_observation", True) or getattr(agent, "needs_sampler", False))
+
+
+__all__ = ["RandomAgent", "ask", "needs_knowledge"]

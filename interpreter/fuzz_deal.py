@@ -54,6 +54,7 @@ def same_deal(game, players: int, seeds: int = SEEDS) -> str | None:
     the same private cards (see the module's docstring), else None."""
     if not draws_at_random(game):
         return None
+    game = game.with_knowledge()  # (the fuzzer's games keep none: what each seat sees is read here)
     first = None
     for seed in range(seeds):
         try:

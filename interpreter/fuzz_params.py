@@ -108,7 +108,8 @@ def game_with(base: Game, path: str, params: dict) -> Game | None:
     with the fuzzer's coverage and checks; None for a combination the rules
     refuse (a parameter out of its range for another's value)."""
     try:
-        machine = compile_game(base.checked, params, False, coverage=True, check_invariants=True)
+        machine = compile_game(base.checked, params, False, coverage=True, check_invariants=True,
+                               knowledge=base.knowledge)
     except ParamError:
         return None
     g = Game(machine, base.checked, path, False, params)

@@ -39,9 +39,15 @@ class Game:
                 return self.machine  # new_state reports the bad count
             m = compile_game(self.checked, self.overrides, self.explicit_chance, num_players,
                              coverage=getattr(self, "coverage", False),
-                             check_invariants=getattr(self, "check_invariants", False))
+                             check_invariants=getattr(self, "check_invariants", False),
+                             knowledge=self.knowledge)
             self._machines[num_players] = m
         return m
+
+    @property
+    def knowledge(self) -> bool:
+        """Does this game keep who knows which card (see :func:`load`)?"""
+        return self.machine.knowledge
 
     @property
     def title(self) -> str:
@@ -126,22 +132,45 @@ class Game:
         params.update(overrides)
         coverage, check = getattr(self, "coverage", False), getattr(self, "check_invariants", False)
         game = Game(compile_game(self.checked, params, self.explicit_chance, coverage=coverage,
-                                 check_invariants=check), self.checked, self.path, self.explicit_chance, params)
+                                 check_invariants=check, knowledge=self.knowledge),
+                    self.checked, self.path, self.explicit_chance, params)
         game.coverage, game.check_invariants = coverage, check
         return game
 
 
+    def with_knowledge(self) -> "Game":
+        """This game keeping who knows which card: itself if it does, else
+        the same rules compiled again with ``knowledge=True`` (kept)."""
+        if self.knowledge:
+            return self
+        twin = getattr(self, "_knowing", None)
+        if twin is None:
+            coverage, check = getattr(self, "coverage", False), getattr(self, "check_invariants", False)
+            twin = Game(compile_game(self.checked, self.overrides, self.explicit_chance, coverage=coverage,
+                                     check_invariants=check), self.checked, self.path, self.explicit_chance,
+                        self.overrides)
+            twin.coverage, twin.check_invariants = coverage, check
+            self._knowing = twin
+        return twin
+
+
 def load(path, /, explicit_chance: bool = False, coverage: bool | str = False, check_invariants: bool = False,
-         **params) -> Game:
+         knowledge: bool = True, **params) -> Game:
     """Parse, check and compile a rules file.  Raises
     :class:`rulelang.RulesError` for a bad file and :class:`ParamError` for
     a bad parameter.  For the fuzzer: ``coverage=True`` counts, in
     ``game.machine``, each pass through a branch, loop and choice
     (``coverage="lines"``: each statement too);
     ``check_invariants=True`` checks the declared invariants and capacities
-    after every statement that moves cards or sets a variable."""
+    after every statement that moves cards or sets a variable.
+    ``knowledge=False``: the game does not keep track of who has seen which
+    card, which nothing in the rules reads, only observations, ``knows``
+    and ``resample`` (they then raise :class:`~interpreter.runtime.NoKnowledge`):
+    the same games, the same legal actions, played faster, for bots that
+    read neither and for the fuzzer."""
     checked = rulelang.load_checked(Path(path))
-    machine = compile_game(checked, params, explicit_chance, coverage=coverage, check_invariants=check_invariants)
+    machine = compile_game(checked, params, explicit_chance, coverage=coverage, check_invariants=check_invariants,
+                           knowledge=knowledge)
     game = Game(machine, checked, str(path), explicit_chance, params)
     game.coverage = coverage
     game.check_invariants = check_invariants

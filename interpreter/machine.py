@@ -102,6 +102,10 @@ class Machine(MachineViews, MachineChecks):
         self.grid_instances = frozenset()  # grids: their cards' cells are in st.P
         self.grid_boxes = {}  # zone index -> (width, height, either way)
         self.face_down = False  # does any move lay a card face down?
+        # Who knows which card (st.K) is kept up to date: only observations, knows()
+        # and resample() read it, so a machine compiled with knowledge=False (for
+        # bots that read neither, and the fuzzer) leaves it out of every move
+        self.knowledge = True
         self._vis_cache = {}
         self._start_cache = {}  # (player count, cards in play) -> the first loc and K (see new_state)
         self.cvar_bases = []
@@ -301,6 +305,8 @@ class Machine(MachineViews, MachineChecks):
         its flow has stopped, card by card in the order of the parameters,
         written inline (:func:`~interpreter.compiler.flowgen.forget_source`);
         this method is the plain version, which a test holds it to."""
+        if not self.knowledge:
+            return  # nobody's knowledge is kept
         K = st.K
         down = st.F if self.face_down else None  # who sees a card where it lies: nobody, face down
         blind &= ~(0 if down is not None and down[card] else st.vis[st.loc[card]])

@@ -76,6 +76,16 @@ class IllegalAction(Exception):
     """An action that is not legal in this state."""
 
 
+class NoKnowledge(RuntimeError):
+    """Asked who knows what of a game loaded with ``knowledge=False``, which
+    does not keep track of it (observations, ``knows``, ``resample``)."""
+
+
+def _no_knowledge(what: str):
+    raise NoKnowledge(f"{what} needs to know who has seen which card, and this game was loaded with "
+                      f"knowledge=False, which does not keep track of it: load it with knowledge=True")
+
+
 def _mix(seed: int) -> int:
     z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & M64
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
@@ -187,7 +197,7 @@ class State:
         s.C = self.C[:]
         s.L = self.L[:]
         s.loc = self.loc[:]
-        s.K = self.K[:]
+        s.K = self.K[:] if m.knowledge else self.K  # (unwritten without knowledge: shared)
         s.P = self.P[:]  # each card's cell, while it lies in a grid
         s.F = self.F[:]  # each card's face-down flag
         s.vis = self.vis
@@ -290,9 +300,13 @@ class State:
 
     def observation(self, player: int) -> dict:
         """What ``player`` may know, as a JSON-ready dict."""
+        if not self.m.knowledge:
+            _no_knowledge("an observation")
         return self.m.observation(self, self._seat(player))
 
     def observation_text(self, player: int) -> str:
+        if not self.m.knowledge:
+            _no_knowledge("an observation")
         return self.m.observation_text(self, self._seat(player))
 
     def card_name(self, card: int) -> str:
@@ -301,6 +315,8 @@ class State:
     # ------------------------------------------------------------ hidden information
     def knows(self, player: int, card) -> bool:
         """Does ``player`` know this card's identity where it lies?"""
+        if not self.m.knowledge:
+            _no_knowledge("knows()")
         self._seat(player)
         cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
         seen = 0 if self.F[cid] else self.vis[self.loc[cid]]  # a face-down card is not seen where it lies
@@ -314,6 +330,8 @@ class State:
         this state's generator, so a search over it cannot see the future."""
         import random as _random
 
+        if not self.m.knowledge:
+            _no_knowledge("resample()")
         self._seat(player)
         if not isinstance(rng, _random.Random):
             rng = _random.Random(rng)
@@ -420,8 +438,9 @@ class State:
                 self.Z[inst][stack].extend(ids)
         else:
             self.Z[inst].extend(ids)
-        for c in ids:
-            self.K[c] |= self.vis[inst]
+        if self.m.knowledge:
+            for c in ids:
+                self.K[c] |= self.vis[inst]
         self._legal = None
 
     def _place_of(self, name: str, player=None, card=None) -> tuple:

@@ -32,19 +32,21 @@ def _print_diagnostics(diags, text) -> None:
         click.echo(render_diagnostics(diags, text), err=True)
 
 
-def _load_game(path: str, params: dict, coverage: bool = False) -> Game:
+def _load_game(path: str, params: dict, coverage: bool = False, knowledge: bool = True) -> Game:
     """Load and compile with ``params``, turning every failure into a
     :class:`_Failure` (bad rules files print their diagnostics first).
-    ``coverage``: count each rule's passes (:mod:`interpreter.usage`)."""
+    ``coverage``: count each rule's passes (:mod:`interpreter.usage`);
+    ``knowledge=False``: for bots that read nothing of it (see
+    :func:`bots_need_knowledge`)."""
     from rulelang.diagnostics import RulesError
 
     from ..compiler import ParamError
     from ..game import load
     try:
-        if {"path", "explicit_chance", "coverage", "check_invariants"} & set(params):
+        if {"path", "explicit_chance", "coverage", "check_invariants", "knowledge"} & set(params):
             # these names would collide with load()'s own arguments
-            return load(path, coverage=coverage).with_params(**params)
-        return load(path, coverage=coverage, **params)
+            return load(path, coverage=coverage, knowledge=knowledge).with_params(**params)
+        return load(path, coverage=coverage, knowledge=knowledge, **params)
     except RulesError as e:
         click.echo(e.render(), err=True)
         raise _Failure(f"{path} has {_plural(len(e.diagnostics), 'error')}", 1) from None
@@ -102,6 +104,14 @@ def make_agents(game_seed: int, players: int, bots=None) -> list:
         return [RandomAgent(f"{game_seed}:{seat}") for seat in range(players)]
     from ..bots import make_bot
     return [make_bot(bots.get(seat, "random"), f"{game_seed}:{seat}") for seat in range(players)]
+
+
+def bots_need_knowledge(bots=None) -> bool:
+    """Does one of these bots (``bots`` as :func:`make_agents` takes them)
+    read an observation or sample what its seat knows?  If not, the games
+    are loaded without keeping who knows which card: the same games, faster."""
+    from ..agents import needs_knowledge
+    return any(needs_knowledge(a) for a in make_agents(0, 1 + max(bots or {0: None}), bots))
 
 
 def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, chance_rng=None,

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from .common import _load_game, _num_players, _params_text, _plural, _progress, _seed
+from .common import _load_game, _num_players, _params_text, _plural, _progress, _seed, bots_need_knowledge
 from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli, max_actions_option
 from .simulate import _play_one
 
@@ -56,8 +56,9 @@ def compare_cmd(file_a, file_b, games, players, seed, params, params_a, params_b
     if file_b is None and not params_a and not params_b:
         raise _usage_error("give a second rules file, or two settings with --set-a/--set-b")
     file_b = file_b or file_a
-    game_a = _load_game(file_a, {**params, **params_a}, coverage=True)  # coverage counts the turns
-    game_b = _load_game(file_b, {**params, **params_b}, coverage=True)
+    knowledge = bots_need_knowledge()  # (random bots: no)
+    game_a = _load_game(file_a, {**params, **params_a}, coverage=True, knowledge=knowledge)  # coverage counts the turns
+    game_b = _load_game(file_b, {**params, **params_b}, coverage=True, knowledge=knowledge)
     lo, hi = max(game_a.min_players, game_b.min_players), min(game_a.max_players, game_b.max_players)
     if lo > hi:
         raise _usage_error(f"no player count suits both games ({game_a.title}: {game_a.min_players} to "

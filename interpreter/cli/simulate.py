@@ -9,7 +9,7 @@ import click
 
 from ..runtime import DeadState, RuleError
 from .common import (_dead_state_failure, _game_record, _load_game, _new_state, _num_players, _params_text,
-                     _plural, _progress, _rule_failure, _seed, make_agents, play)
+                     _plural, _progress, _rule_failure, _seed, bots_need_knowledge, make_agents, play)
 from .group import RULES_FILE, _Failure, _TooLong, _usage_error, bot_option, cli, game_options, max_actions_option
 
 
@@ -67,7 +67,7 @@ def simulate_cmd(file, games, players, seed, params, as_json, plot_file, workers
             _pyplot()  # before the games: a missing library is said at once
         except PlotUnavailable as e:
             raise _usage_error(str(e)) from None
-    game = _load_game(file, params, coverage=True)
+    game = _load_game(file, params, coverage=True, knowledge=bots_need_knowledge(bots))
     n = _num_players(game, players)
     if any(seat >= n for seat in bots):
         raise _usage_error(f"--bot: this game has {n} seats")
@@ -211,10 +211,11 @@ def _batch(job) -> tuple:
     rules' passes in them (their coverage counts).  ``where``: the rules file's
     absolute path; ``file``: as the user named it, for messages."""
     where, file, params, n, first_seed, count, max_actions, bots = job
-    key = (where, tuple(sorted(params.items())))
+    knowledge = bots_need_knowledge(bots)
+    key = (where, tuple(sorted(params.items())), knowledge)
     game = _WORKER_GAMES.get(key)
     if game is None:
-        game = _WORKER_GAMES[key] = _load_game(where, params, coverage=True)
+        game = _WORKER_GAMES[key] = _load_game(where, params, coverage=True, knowledge=knowledge)
     counts = game.machine_for(n).coverage_counts
     before = list(counts)
     outcomes = [_play_one(game, first_seed + i, n, file, max_actions, bots) for i in range(count)]

@@ -35,7 +35,10 @@ def move(s, exprs: Expressions, m: Machine):
     stride = m.stride
     stack_zone = {z.index * stride + p for z in m.zones if z.kind == "stacks" for p in range(stride)}
 
-    face_down = s.face_down  # laid face down: who sees the place does not learn the card
+    # laid face down: who sees the place does not learn the card (nor does anyone
+    # in a machine that keeps no knowledge)
+    unseen = s.face_down or not m.knowledge
+    face_down = s.face_down
     track = m.face_down  # the game lays cards face down somewhere: keep each card's flag
 
     def take(st, c):
@@ -45,7 +48,7 @@ def move(s, exprs: Expressions, m: Machine):
         K, F, seen = st.K, st.F, st.vis[inst]
         for c in cards:
             st.loc[c] = inst
-            if not face_down:
+            if not unseen:
                 K[c] |= seen
             if track:
                 F[c] = face_down
@@ -68,7 +71,7 @@ def move(s, exprs: Expressions, m: Machine):
         return move_to_cell(exprs.fn(s.at), what, dest, take, land, m, s.dest)
 
     if wt == "card":
-        if where == "top" and dt == "pile" and not track:  # the common case, for the VM
+        if where == "top" and dt == "pile" and not track and not unseen:  # the common case, for the VM
             def move_card(st):
                 c = what(st)
                 take(st, c)
@@ -81,7 +84,8 @@ def move(s, exprs: Expressions, m: Machine):
                 c = what(st)
                 take(st, c)
                 put_all(st, (c,))
-        return with_source(move_card, exprs, one_card_source(exprs, s, stack_zone, dt, track), s.span)
+        return with_source(move_card, exprs, one_card_source(exprs, s, stack_zone, dt, track, m.knowledge),
+                           s.span)
 
     if wt == "stack":
         def move_stack(st):
@@ -113,11 +117,11 @@ def move(s, exprs: Expressions, m: Machine):
     return move_list
 
 
-def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool) -> list:
+def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, knowledge: bool = True) -> list:
     """Source lines of ``move CARD to ...`` (anywhere but a grid's cell), as
     move_card does it: take the card from where it lies, then work out the
     destination and land it there; ``_c``, ``_i``, ``_d`` and ``_t`` are its
-    locals."""
+    locals.  ``knowledge``: who sees the destination learns the card."""
     ns = exprs.ns
     lines = [f"_c = {exprs.expr(s.what, {})}", "_i = st.loc[_c]"]
     if stack_zone:  # the card may lie in a stack
@@ -134,7 +138,7 @@ def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool) -> 
     else:
         lines.append("st.Z[_d].append(_c)" if s.where == "top" else "st.Z[_d].insert(0, _c)")
     lines.append("st.loc[_c] = _d")
-    if not s.face_down:
+    if not s.face_down and knowledge:
         lines.append("st.K[_c] |= st.vis[_d]")
     if track:
         lines.append(f"st.F[_c] = {lit(s.face_down)}")
@@ -192,6 +196,7 @@ def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
 def swap(s, exprs: Expressions, m: Machine):
     a, b = exprs.fn(s.a), exprs.fn(s.b)
     stacks = set(m.stack_instances)
+    knowledge = m.knowledge
 
     def where(st, c):
         inst = st.loc[c]
@@ -212,6 +217,8 @@ def swap(s, exprs: Expressions, m: Machine):
         st.loc[x], st.loc[y] = iy, ix
         P, F = st.P, st.F
         P[x], P[y] = P[y], P[x]  # in a grid, each takes the other's cell
+        if not knowledge:
+            return
         if not F[x]:  # a face-down card stays unseen where it goes
             st.K[x] |= st.vis[iy]
         if not F[y]:
@@ -219,7 +226,9 @@ def swap(s, exprs: Expressions, m: Machine):
     return swap
 
 
-def reveal(s, exprs: Expressions):
+def reveal(s, exprs: Expressions, knowledge: bool = True):
+    """``reveal WHAT to WHO``; without ``knowledge``, only what it
+    evaluates (which may fail, as it would with it)."""
     what, to = exprs.fn(s.what), exprs.fn(s.to)
     wt, tt = exprs.t(s.what), exprs.t(s.to)
     cards = {"card": lambda st: (what(st),), "pile": lambda st: st.Z[what(st)],
@@ -228,16 +237,19 @@ def reveal(s, exprs: Expressions):
 
     def reveal(st):
         mask = (1 << to(st)) if tt == "player" else sum(1 << p for p in to(st))
-        K = st.K
-        for c in cards(st):
-            K[c] |= mask
+        shown = cards(st)
+        if knowledge:
+            K = st.K
+            for c in shown:
+                K[c] |= mask
     return reveal
 
 
-def deal(s, exprs: Expressions, track: bool = True):
+def deal(s, exprs: Expressions, track: bool = True, knowledge: bool = True):
     """``deal N from PILE to PILE_OR_STACK``: the cards one at a time from
     the top of the one to the top of the other, face up; ``track``: the
-    game keeps face-down flags (written inline only then)."""
+    game keeps face-down flags (written inline only then); ``knowledge``:
+    who sees the destination learns each card."""
     count, src, dst = exprs.fn(s.count), exprs.fn(s.source), exprs.fn(s.dest)
     dt = exprs.t(s.dest)
 
@@ -247,7 +259,7 @@ def deal(s, exprs: Expressions, track: bool = True):
         if k > len(pile):
             short_deal(k, pile)
         inst, target = landing(st, dst(st), dt == "stack")
-        K, seen = st.K, st.vis[inst]
+        K, seen = st.K, st.vis[inst] if knowledge else 0
         F = st.F
         for _ in range(k):
             c = pile.pop()
@@ -257,8 +269,9 @@ def deal(s, exprs: Expressions, track: bool = True):
             F[c] = False  # dealt cards land face up
     lines = [f"_k = {exprs.expr(s.count, {})}", f"_p = st.Z[{exprs.expr(s.source, {})}]", "if _k > len(_p):",
              f"    {exprs.ns.ref(short_deal)}(_k, _p)", f"_d = {exprs.expr(s.dest, {})}", *landing_source(dt),
-             "_s = st.vis[_d]", "for _ in range(_k):", "    _c = _p.pop()", "    _t.append(_c)",
-             "    st.loc[_c] = _d", "    st.K[_c] |= _s"] + (["    st.F[_c] = False"] if track else [])
+             *(["_s = st.vis[_d]"] if knowledge else []), "for _ in range(_k):", "    _c = _p.pop()",
+             "    _t.append(_c)", "    st.loc[_c] = _d"] + (["    st.K[_c] |= _s"] if knowledge else []) + \
+        (["    st.F[_c] = False"] if track else [])
     return with_source(deal, exprs, lines, s.span)
 
 
@@ -275,15 +288,15 @@ def landing_source(dt: str) -> list:
     return ["_t = st.Z[_d]"]
 
 
-def deal_one_source(s, exprs: Expressions, track: bool) -> list:
+def deal_one_source(s, exprs: Expressions, track: bool, knowledge: bool = True) -> list:
     """Source lines of :func:`deal_one`, leaving the card in ``_c``, the
     source pile (not empty: the caller checked) in ``_p``."""
     return [f"_p = st.Z[{exprs.expr(s.source, {})}]", "_c = _p.pop()", f"_d = {exprs.expr(s.dest, {})}",
-            *landing_source(exprs.t(s.dest)), "_t.append(_c)", "st.loc[_c] = _d", "st.K[_c] |= st.vis[_d]"] + \
-        (["st.F[_c] = False"] if track else [])
+            *landing_source(exprs.t(s.dest)), "_t.append(_c)", "st.loc[_c] = _d"] + \
+        (["st.K[_c] |= st.vis[_d]"] if knowledge else []) + (["st.F[_c] = False"] if track else [])
 
 
-def deal_one(s, exprs: Expressions):
+def deal_one(s, exprs: Expressions, knowledge: bool = True):
     """One card of a ``deal``, from the top of the source to the destination;
     returns the card (the caller checked there are enough)."""
     src, dst = exprs.fn(s.source), exprs.fn(s.dest)
@@ -294,7 +307,8 @@ def deal_one(s, exprs: Expressions):
         inst, target = landing(st, dst(st), dt == "stack")
         target.append(c)
         st.loc[c] = inst
-        st.K[c] |= st.vis[inst]
+        if knowledge:
+            st.K[c] |= st.vis[inst]
         st.F[c] = False
         return c
     return deal_one

@@ -86,18 +86,18 @@ class CardStatements:
         self.triggers.after_cards_enter(triggers, cards, s.span)
 
     def s_Reveal(self, s):
-        self.emit(EXEC, effects.reveal(s, self.exprs), None, s.span)
+        self.emit(EXEC, effects.reveal(s, self.exprs, self.m.knowledge), None, s.span)
 
     def s_Deal(self, s):
         triggers = self.triggers.for_destination(s.dest)
         if not triggers:
-            self.emit(EXEC, effects.deal(s, self.exprs, self.m.face_down), None, s.span)
+            self.emit(EXEC, effects.deal(s, self.exprs, self.m.face_down, self.m.knowledge), None, s.span)
             self.checked(s)
             return
         # one card at a time, each followed by the triggers it fires
         count, src = self.exprs.fn(s.count), self.exprs.fn(s.source)
         left, cards = self.new_slot(), self.new_slot()
-        one = effects.deal_one(s, self.exprs)
+        one = effects.deal_one(s, self.exprs, self.m.knowledge)
 
         def start(st):
             st.L[left] = count(st)
@@ -132,7 +132,7 @@ class CardStatements:
             f"while st.L[{n}] > 0:",
             f"    if not st.Z[{self.exprs.expr(s.source, {})}]:",
             f"        {ns.ref(empty_deal)}(st.L[{n}])",
-            *[f"    {line}" for line in effects.deal_one_source(s, self.exprs, self.m.face_down)],
+            *[f"    {line}" for line in effects.deal_one_source(s, self.exprs, self.m.face_down, self.m.knowledge)],
             f"    st.L[{dealt}] = (_c,)",
             f"    st.L[{n}] -= 1",
             f"    st.L[{k}] = 0",
@@ -147,6 +147,13 @@ class CardStatements:
         zone = self.exprs.fn(s.zone)
         slot = self.g.nslots  # scratch slot beyond the checker's
         self.flow_slots.add(slot)
+
+        if not self.m.knowledge:
+            def start_shuffle(st):
+                st.L[slot] = len(st.Z[zone(st)])
+            self.emit(EXEC, start_shuffle, None, s.span)
+            self.emit(RANDOM, Shuffle(zone, slot), None, s.span)
+            return
 
         def start_shuffle(st):
             inst = zone(st)

@@ -124,10 +124,10 @@ def generate_step(m, ns, sa):
     mach, rule = ns.ref(m), ns.ref(RuleError)
     lines = [f"def {name}(st, action):", "    L = st.L"]
     cards = []  # (the card's local, its place's, its blind seats')
-    if any(typ == "card" for _, typ, _ in ad.params):
+    if m.knowledge and any(typ == "card" for _, typ, _ in ad.params):
         lines.append("    everyone = (1 << st.n) - 1")
     for i, (slot, typ, _) in enumerate(ad.params):
-        if typ == "card":
+        if typ == "card" and m.knowledge:  # (who could not see it is told to forget below)
             c, z, b = f"_pc{i}", f"_pz{i}", f"_pb{i}"  # (names no generated flow line uses)
             lines += [f"    {c} = L[{int(slot)}] = action[{i + 1}]",
                       f"    {z} = st.loc[{c}]",

@@ -18,19 +18,21 @@ from .tree import all_blocks, walk
 
 
 def compile_game(g: CheckedGame, overrides=None, explicit_chance=False, num_players=None,
-                 coverage=False, check_invariants=False) -> Machine:
+                 coverage=False, check_invariants=False, knowledge=True) -> Machine:
     """Resolve the parameters, then compile the game for them."""
     params = resolve_params(g, overrides or {}, num_players)
-    return compile_machine(g, params, explicit_chance, coverage, check_invariants)
+    return compile_machine(g, params, explicit_chance, coverage, check_invariants, knowledge=knowledge)
 
 
 def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverage=False,
-                    check_invariants=False, example=None) -> Machine:
+                    check_invariants=False, example=None, knowledge=True) -> Machine:
     """The machine for ``params``.  With ``example`` (an :class:`A.Example`),
     its statements are the whole flow (no setup, no decision) and its
-    expectations are compiled into ``m.expectations``."""
+    expectations are compiled into ``m.expectations``.  ``knowledge=False``:
+    the machine does not keep who knows which card (see Machine.knowledge)."""
     m = Machine()
     m.explicit_chance = explicit_chance
+    m.knowledge = knowledge
     m.title = g.title or g.file
     m.players = g.players
     m.nslots = g.nslots + 1  # one scratch slot, for shuffles
