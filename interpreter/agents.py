@@ -37,10 +37,13 @@ def ask(agent, state, seat: int, legal: list):
     """The agent's choice among ``legal`` for ``seat``: it gets the seat's
     observation if it wants one, and a search bot gets a sampler of states
     that agree with what the seat knows (``State.resample``), never the
-    state itself."""
+    state itself: samples that keep no knowledge unless the bot says its
+    samples need it (``samples_need_knowledge``, true when not said)."""
     obs = state.observation(seat) if getattr(agent, "needs_observation", True) else None
     if getattr(agent, "needs_sampler", False):
-        return agent.choose(legal, obs, sampler=lambda rng: state.resample(seat, rng), seat=seat)
+        # a bot that plays its samples without observing them gets them without knowledge
+        keep = getattr(agent, "samples_need_knowledge", True)
+        return agent.choose(legal, obs, sampler=lambda rng: state.resample(seat, rng, knowledge=keep), seat=seat)
     return agent.choose(legal, obs)
 
 

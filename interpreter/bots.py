@@ -39,6 +39,7 @@ def _lead(state, seat) -> float:
 class GreedyAgent:
     needs_observation = False
     needs_sampler = True
+    samples_need_knowledge = False  # it plays its samples, never observes them
 
     def __init__(self, seed, samples: int = 4):
         self.rng = random.Random(seed)
@@ -81,6 +82,7 @@ class _Node:
 class MCTSAgent:
     needs_observation = False
     needs_sampler = True
+    samples_need_knowledge = False  # it plays its samples, never observes them
 
     def __init__(self, seed, iterations: int = 100, exploration: float = 0.7, rollout_cap: int = 2000,
                  seconds: float | None = None):

@@ -106,6 +106,8 @@ class Machine(MachineViews, MachineChecks):
         # and resample() read it, so a machine compiled with knowledge=False (for
         # bots that read neither, and the fuzzer) leaves it out of every move
         self.knowledge = True
+        self.recompile = None  # (**options) -> the same game compiled again with other options (the compiler's)
+        self._without_knowledge = None
         self._vis_cache = {}
         self._start_cache = {}  # (player count, cards in play) -> the first loc and K (see new_state)
         self.cvar_bases = []
@@ -222,6 +224,20 @@ class Machine(MachineViews, MachineChecks):
                         vis.append(0)
             cache[n] = tuple(vis)
         return cache[n]
+
+    def without_knowledge(self) -> "Machine":
+        """This game keeping no knowledge: this machine if it keeps none,
+        else the same rules compiled again with ``knowledge=False`` (once).
+        Both lay a state out alike (slots, places, pcs, actions, coverage
+        probes), so a state can move over to it (``State.resample``, for a
+        search that plays its samples and never observes them); what it
+        counts (coverage, turns) it counts apart."""
+        if not self.knowledge:
+            return self
+        twin = self._without_knowledge
+        if twin is None:
+            twin = self._without_knowledge = self.recompile(knowledge=False)
+        return twin
 
     # ------------------------------------------------------------ the VM
     def run(self, st: State, fresh: bool = True) -> None:

@@ -322,12 +322,16 @@ class State:
         seen = 0 if self.F[cid] else self.vis[self.loc[cid]]  # a face-down card is not seen where it lies
         return bool((self.K[cid] | seen) >> player & 1)
 
-    def resample(self, player: int, rng) -> "State":
+    def resample(self, player: int, rng, knowledge: bool = True) -> "State":
         """A full state that agrees with everything ``player`` knows: every
         card the player does not know is dealt at random among the places
         of the cards the player does not know.  Its future chance events
         come from ``rng`` (an int seed or a ``random.Random``), not from
-        this state's generator, so a search over it cannot see the future."""
+        this state's generator, so a search over it cannot see the future.
+        ``knowledge=False``: the sample plays on in the same game compiled
+        without knowledge (``Machine.without_knowledge``): faster, for a
+        search that never observes its samples, and what it plays is not
+        counted with this game's coverage."""
         import random as _random
 
         if not self.m.knowledge:
@@ -365,6 +369,8 @@ class State:
         s._redraw_secret_choices(player, rng)
         s.rng = rng.getrandbits(64)
         s._legal = None
+        if not knowledge:
+            s.m = self.m.without_knowledge()  # (its record, as sampled, is never written there)
         return s
 
     def _redraw_secret_choices(self, player, rng) -> None:

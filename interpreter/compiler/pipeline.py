@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from rulelang import ast as A
 from rulelang.checker import CheckedGame
 
@@ -124,6 +126,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
             m.achievements.append((item.text, exprs.fn(item.cond), item.span))
     m.generated_sources = exprs.ns.sources
     m.namespace = exprs.ns
+    m.recompile = partial(compile_machine, g, params, explicit_chance, coverage, check_invariants, example)
     return m
 
 

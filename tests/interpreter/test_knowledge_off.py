@@ -126,3 +126,55 @@ def test_the_fuzzers_same_deal_check_reads_a_game_that_keeps_it():
     blind = load(ROOT / "tests" / "fuzz_targets" / "fixed_deal.rules", knowledge=False)
     assert same_deal(blind, 2) is not None
     assert same_deal(load(ROOT / "tests" / "fuzz_targets" / "fixed_deal_ok.rules", knowledge=False), 2) is None
+
+
+# ---------------------------------------------------------------- a search's samples
+def test_a_sample_without_knowledge_plays_as_one_with_it():
+    game = load(ROOT / "games" / "fox_in_the_henhouse.rules")
+    state = game.new_state(2, 3)
+    rnd = random.Random(2)
+    for _ in range(9):
+        legal = state.legal_actions()
+        state.apply(legal[rnd.randrange(len(legal))])
+    keeping, blind = state.resample(1, 5), state.resample(1, 5, knowledge=False)
+    assert not blind.m.knowledge and blind.m is game.machine_for(3).without_knowledge()
+    assert state.resample(1, 6, knowledge=False).m is blind.m  # compiled once
+    with pytest.raises(NoKnowledge):
+        blind.observation(1)
+    while not keeping.is_terminal:
+        assert parts(keeping) == parts(blind)
+        legal = keeping.legal_actions()
+        assert blind.legal_actions() == legal
+        action = legal[rnd.randrange(len(legal))]
+        keeping.apply(action)
+        blind = blind.clone()
+        blind.apply(action)
+    assert blind.is_terminal and blind.scores() == keeping.scores()
+
+
+def test_search_bots_count_only_the_real_games_in_the_coverage(monkeypatch):
+    """simulate's report of the rules that ran and of the turns counts the
+    games played, not the searches of a bot, which play many more on its
+    samples; and the bot chooses as it did with samples keeping knowledge."""
+    from interpreter.bots import MCTSAgent
+    from interpreter.cli.common import make_agents, play
+    from interpreter.usage import turn_count
+
+    path = ROOT / "games" / "emu_ranchers.rules"
+
+    def one_game(samples_keep):
+        monkeypatch.setattr(MCTSAgent, "samples_need_knowledge", samples_keep)
+        game = load(path, coverage=True)
+        state = game.new_state(3, 2)
+        play(state, make_agents(3, 2, {1: "mcts:8"}))
+        return game.machine, state.history
+
+    m, history = one_game(False)
+    _, history_keeping = one_game(True)
+    assert history == history_keeping  # the same choices
+    replayed = load(path, coverage=True)  # the same game, replayed without a bot
+    state = replayed.new_state(3, 2)
+    for action in history:
+        state.apply(action)
+    assert m.coverage_counts == replayed.machine.coverage_counts
+    assert turn_count(m) == turn_count(replayed.machine)
