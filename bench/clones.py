@@ -10,6 +10,9 @@ playout chose.  The time is the median over R passes, per clone + apply;
 the interpreter's passes and the baseline's alternate, and the ratio is the
 median of the R ratios of one pass each (a noisy machine moves both alike).
 Memory is measured with tracemalloc over 1,000 clones of a mid-game state.
+The states are a search's: a bot's samples go on without keeping who has
+seen which card (``State.resample(..., knowledge=False)``), so the game is
+loaded with ``knowledge=False``; ``--knowledge`` keeps it.
 Like bench/playouts.py, this script reads ``../shared`` and says so when it
 is missing; it is a benchmark, never a test.
 """
@@ -68,9 +71,9 @@ def memory_per_state(state, clone) -> float:
     return (after - before) / 1000
 
 
-def interpreter_side(stem, players, n):
+def interpreter_side(stem, players, n, knowledge=False):
     """(pairs, clone, apply, bytes per state) of the interpreter."""
-    game = load(ROOT / "games" / f"{stem}.rules")
+    game = load(ROOT / "games" / f"{stem}.rules", knowledge=knowledge)
 
     def apply(s, a):
         s.apply(a)
@@ -97,6 +100,8 @@ def main(argv=None) -> int:
     ap.add_argument("games", nargs="*", default=list(GAMES))
     ap.add_argument("--positions", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--knowledge", action="store_true",
+                    help="keep who has seen which card (default: not, as a search bot's samples)")
     args = ap.parse_args(argv)
     if (SHARED / "baseline").is_dir():
         sys.path.insert(0, str(SHARED))
@@ -106,7 +111,7 @@ def main(argv=None) -> int:
           f"{'baseline':>10} {'bytes':>8} {'ratio':>6}")
     for stem in args.games:
         players = GAMES[stem]
-        ours = interpreter_side(stem, players, args.positions)
+        ours = interpreter_side(stem, players, args.positions, args.knowledge)
         theirs = None
         if (SHARED / "baseline").is_dir():
             baseline = importlib.import_module(f"baseline.{stem}")

@@ -14,7 +14,9 @@ bench/playouts.py closely, but it leaves out what runs in C (list copies,
 set and dict building, ``random``), so it is a guide for one change at a
 time, not the target itself: time is measured by bench/playouts.py.
 ``--top K`` lists the K functions of the interpreter that execute the
-most instructions, with their calls.
+most instructions, with their calls.  The games are loaded as
+bench/playouts.py loads them, without keeping who has seen which card
+(``--knowledge`` keeps it).
 
 Like the other bench scripts that compare with the baseline, this one
 reads ``../shared`` and says so when it is missing.
@@ -87,6 +89,7 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, help="player count (default: each game's usual)")
     ap.add_argument("-n", type=int, default=20, help="games per count (default 20)")
     ap.add_argument("--top", type=int, default=0, help="list the interpreter's K busiest functions")
+    ap.add_argument("--knowledge", action="store_true", help="keep who has seen which card (default: not)")
     args = ap.parse_args(argv)
     have_baseline = (SHARED / "baseline").is_dir()
     if have_baseline:
@@ -99,7 +102,7 @@ def main(argv=None) -> int:
             print(f"unknown game {stem!r}: one of {', '.join(GAMES)}", file=sys.stderr)
             return 2
         players = args.players or GAMES[stem]
-        game = load(ROOT / "games" / f"{stem}.rules")
+        game = load(ROOT / "games" / f"{stem}.rules", knowledge=args.knowledge)
         ours = Counting(args.top > 0)
         total, actions = count(lambda seed: game.new_state(seed, players), lambda s: s.legal_actions(),
                                lambda s, a: s.apply(a), lambda s: s.is_terminal, args.n, ours)

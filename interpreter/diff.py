@@ -205,8 +205,8 @@ def diff(path_a, path_b, players="all", examples: int = 100, max_actions: int = 
     """Look for the shortest game after which A and B differ (see the module doc)."""
     t0 = time.perf_counter()
     params = dict(params or {})
-    ga = load(path_a, **params)
-    gb = load(path_b, coverage="lines", **params)
+    ga = load(path_a, params)
+    gb = load(path_b, params, coverage="lines")
     lo, hi = max(ga.min_players, gb.min_players), min(ga.max_players, gb.max_players)
     if lo > hi:
         raise ValueError(f"{ga.title} is for {ga.min_players} to {ga.max_players} players and "

@@ -142,7 +142,7 @@ class _Fuzzer:
             return self.games[varied]
         if not varied:
             # who knows which card is not kept: nothing the search checks reads it
-            g = load(self.path, coverage=True, check_invariants=True, knowledge=False, **self.base_params)
+            g = load(self.path, self.base_params, coverage=True, check_invariants=True, knowledge=False)
         else:
             g = game_with(self.games[()], self.path, {**self.base_params, **dict(varied)})
         self.games[varied] = g

@@ -154,9 +154,11 @@ class Game:
         return twin
 
 
-def load(path, /, explicit_chance: bool = False, coverage: bool | str = False, check_invariants: bool = False,
-         knowledge: bool = True, **params) -> Game:
-    """Parse, check and compile a rules file.  Raises
+def load(path, overrides: dict | None = None, /, explicit_chance: bool = False, coverage: bool | str = False,
+         check_invariants: bool = False, knowledge: bool = True, **params) -> Game:
+    """Parse, check and compile a rules file, its parameters set by name
+    (``load(path, years=2)``) or in a dict (``load(path, {"years": 2})``,
+    for a parameter named like one of these options).  Raises
     :class:`rulelang.RulesError` for a bad file and :class:`ParamError` for
     a bad parameter.  For the fuzzer: ``coverage=True`` counts, in
     ``game.machine``, each pass through a branch, loop and choice
@@ -168,6 +170,7 @@ def load(path, /, explicit_chance: bool = False, coverage: bool | str = False, c
     and ``resample`` (they then raise :class:`~interpreter.runtime.NoKnowledge`):
     the same games, the same legal actions, played faster, for bots that
     read neither and for the fuzzer."""
+    params = {**(overrides or {}), **params}
     checked = rulelang.load_checked(Path(path))
     machine = compile_game(checked, params, explicit_chance, coverage=coverage, check_invariants=check_invariants,
                            knowledge=knowledge)

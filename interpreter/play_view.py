@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .play_grid import enum_style, grid_widths, value_text as _value, zone_renderable
-from .runtime import IllegalAction
+from .runtime import IllegalAction, no_knowledge
 
 HIDDEN_CARD = "a hidden card"
 SECRET = "chose in secret"
@@ -61,7 +61,10 @@ def knowledge(state, cards: Sequence[int]) -> dict:
     In a game with face-down moves, as ``state.observation``: by the per-card
     knowledge alone (``state.knows`` also counts a seen zone, which names a
     card laid face down in a public grid)."""
-    if getattr(getattr(state, "m", None), "face_down", False):
+    m = getattr(state, "m", None)
+    if not getattr(m, "knowledge", True):
+        no_knowledge("what each seat knows")
+    if getattr(m, "face_down", False):
         return {c: state.K[c] & ((1 << state.num_players) - 1) for c in cards}
     return {c: sum(1 << p for p in range(state.num_players) if state.knows(p, c)) for c in cards}
 

@@ -81,7 +81,7 @@ class NoKnowledge(RuntimeError):
     does not keep track of it (observations, ``knows``, ``resample``)."""
 
 
-def _no_knowledge(what: str):
+def no_knowledge(what: str):
     raise NoKnowledge(f"{what} needs to know who has seen which card, and this game was loaded with "
                       f"knowledge=False, which does not keep track of it: load it with knowledge=True")
 
@@ -301,12 +301,12 @@ class State:
     def observation(self, player: int) -> dict:
         """What ``player`` may know, as a JSON-ready dict."""
         if not self.m.knowledge:
-            _no_knowledge("an observation")
+            no_knowledge("an observation")
         return self.m.observation(self, self._seat(player))
 
     def observation_text(self, player: int) -> str:
         if not self.m.knowledge:
-            _no_knowledge("an observation")
+            no_knowledge("an observation")
         return self.m.observation_text(self, self._seat(player))
 
     def card_name(self, card: int) -> str:
@@ -316,7 +316,7 @@ class State:
     def knows(self, player: int, card) -> bool:
         """Does ``player`` know this card's identity where it lies?"""
         if not self.m.knowledge:
-            _no_knowledge("knows()")
+            no_knowledge("knows()")
         self._seat(player)
         cid = self.m.card_ids(card)[0] if isinstance(card, str) else card
         seen = 0 if self.F[cid] else self.vis[self.loc[cid]]  # a face-down card is not seen where it lies
@@ -335,7 +335,7 @@ class State:
         import random as _random
 
         if not self.m.knowledge:
-            _no_knowledge("resample()")
+            no_knowledge("resample()")
         self._seat(player)
         if not isinstance(rng, _random.Random):
             rng = _random.Random(rng)

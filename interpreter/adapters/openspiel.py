@@ -72,7 +72,7 @@ def register_openspiel(path, players: int | None = None, utility: str = "win",
     to give ``pyspiel.load_game``."""
     if utility not in ("win", "score"):
         raise ValueError('utility is "win" (the win share) or "score"')
-    ours = load(path, explicit_chance=True, **params)
+    ours = load(path, params, explicit_chance=True)
     n = ours.min_players if players is None else players
     if not ours.min_players <= n <= ours.max_players:
         raise ValueError(f"{ours.title} is for {ours.min_players} to {ours.max_players} players, not {n}")

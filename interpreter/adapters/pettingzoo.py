@@ -50,7 +50,7 @@ class RulesEnv(AECEnv):
             raise ValueError('utility is "win" (the win share) or "score"')
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.game = load(path, **params)
+        self.game = load(path, params)
         n = self.game.min_players if players is None else players
         if not self.game.min_players <= n <= self.game.max_players:
             raise ValueError(f"{self.game.title} is for {self.game.min_players} to {self.game.max_players} "

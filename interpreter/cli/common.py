@@ -43,10 +43,7 @@ def _load_game(path: str, params: dict, coverage: bool = False, knowledge: bool 
     from ..compiler import ParamError
     from ..game import load
     try:
-        if {"path", "explicit_chance", "coverage", "check_invariants", "knowledge"} & set(params):
-            # these names would collide with load()'s own arguments
-            return load(path, coverage=coverage, knowledge=knowledge).with_params(**params)
-        return load(path, coverage=coverage, knowledge=knowledge, **params)
+        return load(path, params, coverage=coverage, knowledge=knowledge)  # (a dict: any parameter's name)
     except RulesError as e:
         click.echo(e.render(), err=True)
         raise _Failure(f"{path} has {_plural(len(e.diagnostics), 'error')}", 1) from None

@@ -71,14 +71,22 @@ def move(s, exprs: Expressions, m: Machine):
         return move_to_cell(exprs.fn(s.at), what, dest, take, land, m, s.dest)
 
     if wt == "card":
-        if where == "top" and dt == "pile" and not track and not unseen:  # the common case, for the VM
-            def move_card(st):
-                c = what(st)
-                take(st, c)
-                d = dest(st)
-                st.Z[d].append(c)
-                st.loc[c] = d
-                st.K[c] |= st.vis[d]
+        if where == "top" and dt == "pile" and not track and not face_down:  # the common case, for the VM
+            if m.knowledge:
+                def move_card(st):
+                    c = what(st)
+                    take(st, c)
+                    d = dest(st)
+                    st.Z[d].append(c)
+                    st.loc[c] = d
+                    st.K[c] |= st.vis[d]
+            else:
+                def move_card(st):
+                    c = what(st)
+                    take(st, c)
+                    d = dest(st)
+                    st.Z[d].append(c)
+                    st.loc[c] = d
         else:
             def move_card(st):
                 c = what(st)
@@ -259,13 +267,14 @@ def deal(s, exprs: Expressions, track: bool = True, knowledge: bool = True):
         if k > len(pile):
             short_deal(k, pile)
         inst, target = landing(st, dst(st), dt == "stack")
-        K, seen = st.K, st.vis[inst] if knowledge else 0
+        K, seen = st.K, st.vis[inst]
         F = st.F
         for _ in range(k):
             c = pile.pop()
             target.append(c)
             st.loc[c] = inst
-            K[c] |= seen
+            if knowledge:
+                K[c] |= seen
             F[c] = False  # dealt cards land face up
     lines = [f"_k = {exprs.expr(s.count, {})}", f"_p = st.Z[{exprs.expr(s.source, {})}]", "if _k > len(_p):",
              f"    {exprs.ns.ref(short_deal)}(_k, _p)", f"_d = {exprs.expr(s.dest, {})}", *landing_source(dt),

@@ -178,3 +178,26 @@ def test_search_bots_count_only_the_real_games_in_the_coverage(monkeypatch):
         state.apply(action)
     assert m.coverage_counts == replayed.machine.coverage_counts
     assert turn_count(m) == turn_count(replayed.machine)
+
+
+def test_a_parameter_named_like_an_option_of_load(tmp_path):
+    """A parameter may be named knowledge (or coverage...): given in a dict,
+    it is the parameter, not the option."""
+    text = (ROOT / "games" / "emu_ranchers.rules").read_text()
+    assert "param years:" in text
+    path = tmp_path / "renamed.rules"
+    path.write_text(text.replace("years", "knowledge"))
+    game = load(path, {"knowledge": 1})
+    assert game.knowledge and game.params["knowledge"] == 1
+    blind = load(path, {"knowledge": 2}, knowledge=False)
+    assert not blind.knowledge and blind.params["knowledge"] == 2
+
+
+def test_the_play_screen_does_not_read_a_record_that_was_not_kept(tmp_path):
+    from interpreter.play_view import knowledge
+
+    path = tmp_path / "moves.rules"
+    path.write_text(MOVES)  # (face-down moves: the screen reads the record itself)
+    state = load(path, knowledge=False).new_state(0)
+    with pytest.raises(NoKnowledge):
+        knowledge(state, [0, 1])
