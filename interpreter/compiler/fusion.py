@@ -128,6 +128,10 @@ def block_fn(exprs: Expressions, steps):
             lines.append(f"    {slot_step(kind)}")
             continue
         src = simple_stmt(exprs, s) if s is not None else getattr(f, "source", None)  # (a move's own)
+        if src is None and kind is not None and kind[0] == "enter":  # a turn starts: whose is it?
+            who = getattr(kind[2], "flow", None)
+            value = f"({who[1]})" if who is not None and who[0] == "expr" else f"{ns.ref(kind[2])}(st)"
+            src = [f"st.L[{int(kind[1])}] = st.me", f"st.me = {value}"]
         if src is None:
             src = [f"{ns.ref(f)}(st)"]
         lines.append("    try:")

@@ -376,3 +376,18 @@ def test_a_for_loop_over_cards_sets_what_the_vm_sets_and_a_number_past_the_bound
     if not plain and stored == "c.rank":  # the rank stored as it is read, with no check between
         source = "".join(load(tmp_path / "generated.rules").new_state(0).m.generated_sources)
         assert "for L[" in source and re.search(r"st\.C\[L\[\d+\]\] = _t\d+\[L\[\d+\]\]", source)
+
+
+def test_a_turn_s_start_written_in_a_fused_block_sets_the_seat_and_names_its_line(tmp_path):
+    """A turn that starts right after other steps is written in with them
+    (not called): it keeps the seat before it, takes its seat's turn, and a
+    seat that cannot be worked out is a rule error at the turn's line."""
+    game, _ = run_flow(tmp_path, "play:\n  set y = 1\n  turn [p for p in players][y]:\n    choose wait\n  set x = 5\n")
+    state = game.new_state(0)
+    assert state.current_player == 1
+    block = [src for src in game.machine.generated_sources if src.startswith("def _b") and "st.V[1] = 1" in src]
+    assert block and "= st.me\n" in block[0]  # (written in: the seat before the turn kept in a slot)
+    state.apply(state.legal_actions()[0])
+    assert state.is_terminal and state.get_var("x") == 5
+    err = rule_error(tmp_path, "play:\n  set y = 2\n  turn [p for p in players][y]:\n    choose wait\n")
+    assert err.span.line == HEAD.count("\n") + 3
