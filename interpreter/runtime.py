@@ -332,67 +332,11 @@ class State:
         without knowledge (``Machine.without_knowledge``): faster, for a
         search that never observes its samples, and what it plays is not
         counted with this game's coverage."""
-        import random as _random
-
         if not self.m.knowledge:
             no_knowledge("resample()")
         self._seat(player)
-        if not isinstance(rng, _random.Random):
-            rng = _random.Random(rng)
-        s = self.clone()
-        bit = 1 << player
-        K, vis, loc = s.K, s.vis, s.loc
-        stacks = set(self.m.stack_instances)
-        face_down = self.m.face_down  # then a seen place may hold an unknown card
-        slots = []  # (container list, index, instance)
-        for inst, content in enumerate(s.Z):
-            if vis[inst] & bit and not face_down:
-                continue
-            rows = content if inst in stacks else (content,)
-            for row in rows:
-                for i, c in enumerate(row):
-                    if not K[c] & bit:
-                        slots.append((row, i, inst))
-        held = [row[i] for row, i, _ in slots]
-        masks = [K[c] for c in held]
-        places = [(s.P[c], s.F[c]) for c in held]  # a cell and a face stay with the place
-        # shuffled from a canonical order: where the unknown cards really lie
-        # must not change the sample a given rng gives (a bot would read it)
-        cards = sorted(held)
-        rng.shuffle(cards)
-        for (row, i, inst), c, mask, (cell, down) in zip(slots, cards, masks, places):
-            row[i] = c
-            loc[c] = inst
-            K[c] = mask  # who knew the card at this place now "knows" the new one
-            s.P[c] = cell
-            s.F[c] = down
-        s._redraw_secret_choices(player, rng)
-        s.rng = rng.getrandbits(64)
-        s._legal = None
-        if not knowledge:
-            s.m = self.m.without_knowledge()  # (its record, as sampled, is never written there)
-        return s
-
-    def _redraw_secret_choices(self, player, rng) -> None:
-        """The choices other players made in secret (not yet carried out),
-        drawn anew among what they could choose: nobody can read them."""
-        m = self.m
-        for slot in m.sealed_slots:
-            kept = self.L[slot]
-            if not kept:
-                continue
-            redrawn = []
-            for seat, action in kept:
-                if seat != player:
-                    me, self.me = self.me, seat
-                    out = []
-                    for sa in m.sites[m.site_actions[action[0]].site]:
-                        sa.action.enumerate(self, out, sa.uid)
-                    self.me = me
-                    if out:
-                        action = out[rng.randrange(len(out))]
-                redrawn.append((seat, action))
-            self.L[slot] = tuple(redrawn)
+        from .sampling import resample
+        return resample(self, player, rng, knowledge)
 
     def is_secret(self, action) -> bool:
         """Is ``action`` a choice made in secret (in a ``simultaneously``

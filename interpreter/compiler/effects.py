@@ -72,21 +72,16 @@ def move(s, exprs: Expressions, m: Machine):
 
     if wt == "card":
         if where == "top" and dt == "pile" and not track and not face_down:  # the common case, for the VM
-            if m.knowledge:
-                def move_card(st):
-                    c = what(st)
-                    take(st, c)
-                    d = dest(st)
-                    st.Z[d].append(c)
-                    st.loc[c] = d
+            knowledge = m.knowledge
+
+            def move_card(st):
+                c = what(st)
+                take(st, c)
+                d = dest(st)
+                st.Z[d].append(c)
+                st.loc[c] = d
+                if knowledge:
                     st.K[c] |= st.vis[d]
-            else:
-                def move_card(st):
-                    c = what(st)
-                    take(st, c)
-                    d = dest(st)
-                    st.Z[d].append(c)
-                    st.loc[c] = d
         else:
             def move_card(st):
                 c = what(st)
