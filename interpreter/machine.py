@@ -232,7 +232,7 @@ class Machine(MachineViews, MachineChecks):
         probes), so a state can move over to it (``State.resample``, for a
         search that plays its samples and never observes them); what it
         counts (coverage, turns) it counts apart."""
-        if not self.knowledge:
+        if not self.knowledge or self.recompile is None:  # (a machine not built by the compiler: itself)
             return self
         twin = self._without_knowledge
         if twin is None:

@@ -201,3 +201,12 @@ def test_the_play_screen_does_not_read_a_record_that_was_not_kept(tmp_path):
     state = load(path, knowledge=False).new_state(0)
     with pytest.raises(NoKnowledge):
         knowledge(state, [0, 1])
+
+
+def test_a_machine_the_compiler_did_not_build_is_its_own_sample_machine():
+    """Without the compiler's recipe to build it again, a search's samples
+    stay on the machine itself (keeping the record: slower, not wrong)."""
+    from interpreter.machine import Machine
+
+    m = Machine()
+    assert m.knowledge and m.recompile is None and m.without_knowledge() is m
