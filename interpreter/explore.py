@@ -84,7 +84,7 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
     """Walk breadth first until every position is expanded, ``max_states``
     are known, or the walk has taken ``max_memory_mb`` (default: half the
     machine's memory, at most 4 GB), checked every 1,000 positions expanded."""
-    game = load(path, params, explicit_chance=True)
+    game = load(path, params, explicit_chance=True, knowledge=False)  # (nothing here observes)
     n = game.min_players if players is None else players
     t0 = time.perf_counter()
     limit = default_max_memory_mb() if max_memory_mb is None else max_memory_mb

@@ -198,8 +198,11 @@ class State:
         s.L = self.L[:]
         s.loc = self.loc[:]
         s.K = self.K[:] if m.knowledge else self.K  # (unwritten without knowledge: shared)
-        s.P = self.P[:]  # each card's cell, while it lies in a grid
-        s.F = self.F[:]  # each card's face-down flag
+        # each card's cell, while it lies in a grid, and its face-down flag: in a game
+        # without grids every cell stays 0, and where nothing is laid face down every
+        # flag stays False (what is written there is what is there), so they are shared
+        s.P = self.P[:] if m.grid_instances else self.P
+        s.F = self.F[:] if m.face_down else self.F
         s.vis = self.vis
         s.pc = self.pc
         s.me = self.me

@@ -226,3 +226,23 @@ def test_results_do_not_depend_on_the_hash_seed():
         outputs.append(r.stdout)
     assert outputs[0].count("\n") > 100
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("path, n", CASES)
+def test_a_clone_shares_only_tables_its_game_never_changes(path, n):
+    """A game without grids leaves every card's cell at 0, and one that lays
+    nothing face down every face-down flag False: clones share those tables
+    (nothing written there changes them); a game that has them copies them."""
+    g = game(path)
+    st = g.new_state(3, n)
+    rng = random.Random(3)
+    m = st.m
+    cells, faces = list(st.P), list(st.F)
+    while not st.is_terminal:
+        twin = st.clone()
+        assert (twin.P is st.P) == (not m.grid_instances) and (twin.F is st.F) == (not m.face_down)
+        st.apply(choose(st, rng))
+    if not m.grid_instances:
+        assert st.P == cells == [0] * len(cells)
+    if not m.face_down:
+        assert st.F == faces == [False] * len(faces)
