@@ -42,7 +42,8 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     # 1. where everything lives
     layout = Layout(g)
     layout.fill(m)
-    bodies = [g.setup, g.play] + [a.body for a in g.actions.values()] + [t.body for t in g.triggers]
+    bodies = [g.setup, g.play] + [a.body for a in g.actions.values()] + [t.body for t in g.triggers] + \
+        ([example.body] if example is not None else [])  # (an example may lay a card face down itself)
     m.face_down = any(isinstance(s, A.Move) and s.face_down for body in bodies for b in all_blocks(body)
                       for s in b)
     action_defs = {}

@@ -284,3 +284,15 @@ example "soft words":
   expect legal play_card("Two") by 0
 ''', text)
     assert r.passed, r.failures
+
+
+def test_an_example_may_lay_a_card_face_down_where_the_game_itself_never_does(tmp_path):
+    # Tiny lays nothing face down; its example does, and the card is face down
+    [r] = results(tmp_path, '''
+example "a card laid face down by the example":
+  move "Two" face down to table
+  expect "Two".face_down
+  move "Three" to table
+  expect not "Three".face_down
+''')
+    assert r.passed, r
