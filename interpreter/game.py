@@ -128,15 +128,7 @@ class Game:
         return m.to_python(t, value)
 
     def with_params(self, /, **overrides) -> "Game":
-        params = dict(self.overrides)
-        params.update(overrides)
-        coverage, check = getattr(self, "coverage", False), getattr(self, "check_invariants", False)
-        game = Game(compile_game(self.checked, params, self.explicit_chance, coverage=coverage,
-                                 check_invariants=check, knowledge=self.knowledge),
-                    self.checked, self.path, self.explicit_chance, params)
-        game.coverage, game.check_invariants = coverage, check
-        return game
-
+        return self._again({**self.overrides, **overrides}, self.knowledge)
 
     def with_knowledge(self) -> "Game":
         """This game keeping who knows which card: itself if it does, else
@@ -145,13 +137,18 @@ class Game:
             return self
         twin = getattr(self, "_knowing", None)
         if twin is None:
-            coverage, check = getattr(self, "coverage", False), getattr(self, "check_invariants", False)
-            twin = Game(compile_game(self.checked, self.overrides, self.explicit_chance, coverage=coverage,
-                                     check_invariants=check), self.checked, self.path, self.explicit_chance,
-                        self.overrides)
-            twin.coverage, twin.check_invariants = coverage, check
-            self._knowing = twin
+            twin = self._knowing = self._again(self.overrides, True)
         return twin
+
+    def _again(self, params: dict, knowledge: bool) -> "Game":
+        """The same rules compiled with ``params``, keeping who knows which
+        card or not, with this game's chance, coverage and checks."""
+        coverage, check = getattr(self, "coverage", False), getattr(self, "check_invariants", False)
+        game = Game(compile_game(self.checked, params, self.explicit_chance, coverage=coverage,
+                                 check_invariants=check, knowledge=knowledge),
+                    self.checked, self.path, self.explicit_chance, params)
+        game.coverage, game.check_invariants = coverage, check
+        return game
 
 
 def load(path, overrides: dict | None = None, /, explicit_chance: bool = False, coverage: bool | str = False,

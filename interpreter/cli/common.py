@@ -108,7 +108,8 @@ def bots_need_knowledge(bots=None) -> bool:
     read an observation or sample what its seat knows?  If not, the games
     are loaded without keeping who knows which card: the same games, faster."""
     from ..agents import needs_knowledge
-    return any(needs_knowledge(a) for a in make_agents(0, 1 + max(bots or {0: None}), bots))
+    from ..bots import make_bot
+    return any(needs_knowledge(make_bot(kind, 0)) for kind in (bots or {}).values())
 
 
 def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, chance_rng=None,
