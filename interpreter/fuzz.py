@@ -125,6 +125,7 @@ class _Fuzzer:
         self.deadline = None  # time.perf_counter() at which the run stops (fuzz's time_limit)
         self.out_of_time = False
         self.played_actions = 0
+        self.by_setting = {}  # (players, drawn (name, value) pairs) -> [games, actions] of the search's games
         self.achieved = {}  # achievement text -> finished games in which someone reached it
 
     def note_achievements(self, final):
@@ -246,18 +247,26 @@ class _Fuzzer:
             self.progress(self.played_games, self.played_actions)
         chosen = []
         inputs = (game, players, dict(varied), seed, chosen)
+        tally = self.by_setting.get((players, varied))
+        if tally is None:
+            tally = self.by_setting[(players, varied)] = [0, 0]
+        tally[0] += 1
         try:
             actions, final = play_game(game, players, seed, choose, self.max_actions,
                                        skip, None, self.check_cycles, here, chosen, self.seats)
             self.played_actions += len(actions)
+            tally[1] += len(actions)
         except ParamError:  # a drawn value out of its range at this player count: not a game
+            tally[0] -= 1
             return
         except _Found as found:
             self.played_actions += len(chosen)
+            tally[1] += len(chosen)
             last["inputs"], last["found"] = inputs, found
             raise
         except Exception as err:  # an engine bug: report it, do not hide it
             self.played_actions += len(chosen)
+            tally[1] += len(chosen)
             if "crash" in skip:
                 return
             found = _Found("crash", f"{type(err).__name__}: {err}")
@@ -425,6 +434,8 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
         gc.unfreeze()
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)
+    report.settings = [{"players": n, "params": dict(varied), "games": g, "actions": a}
+                       for (n, varied), (g, a) in fz.by_setting.items() if g]
     report.seats = fz.seats.report()
     report.seat_log = fz.seats.portable()
     coverage_report(fz, report)

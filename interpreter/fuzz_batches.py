@@ -82,6 +82,15 @@ def merge_reports(path: str, reports: list, seconds: float, skip=()) -> Report:
     merged.unused = [line for line in (reports[0].unused if reports else [])
                      if all(line in r.unused for r in reports[1:])]
     merged.only_under = list(dict.fromkeys(x for r in reports for x in r.only_under))
+    settings = {}
+    for r in reports:
+        for one in r.settings:
+            key = (one["players"], tuple(one["params"].items()))
+            if key not in settings:
+                settings[key] = {**one, "games": 0, "actions": 0}
+            settings[key]["games"] += one["games"]
+            settings[key]["actions"] += one["actions"]
+    merged.settings = list(settings.values())
     seats = SeatLog()
     for r in reports:
         seats.absorb(r.seat_log)

@@ -45,6 +45,9 @@ class Report:
     seats: list = attrs.Factory(list)  # per player count and seat: decisions, choices, offered, took
     never: list = attrs.Factory(list)  # (what, where) of each rule that never ran: the "unused" findings
     seat_log: dict = attrs.Factory(dict)  # SeatLog.portable(): to merge runs made elsewhere (fuzz_batches)
+    # the search's games per player count and drawn setting ({} for the game as written):
+    # dicts players, params, games, actions (not the games of shrinking a finding)
+    settings: list = attrs.Factory(list)
 
     @property
     def ok(self) -> bool:
@@ -59,7 +62,7 @@ class Report:
                 "seconds": round(self.seconds, 3), "actions_per_s": round(self.actions_per_s, 1),
                 "findings": [f.to_dict() for f in self.findings], "coverage": self.coverage,
                 "unused": self.unused, "out_of_time": self.out_of_time, "only_under": self.only_under,
-                "seats": self.seats}
+                "seats": self.seats, "settings": self.settings}
 
 
 

@@ -91,6 +91,8 @@ def test_merging_batches_keeps_one_finding_a_kind_and_what_never_ran_anywhere():
                       for i, (w, c) in enumerate(counts.items(), 1)]
         r.never = [(f"{w} never happened", f"x.rules:{i}:1") for i, (w, c) in enumerate(counts.items(), 1) if not c]
         r.seat_log = {"games": {2: games}, "runs": {}, "seats": {}}
+        r.settings = [{"players": 2, "params": {}, "games": games - 1, "actions": 10 * games - 3},
+                      {"players": 2, "params": {"x": games}, "games": 1, "actions": 3}]
         return r
 
     dead_a = Finding("dead_state", "stuck", 2, {}, 5, ["a"], None)
@@ -102,5 +104,8 @@ def test_merging_batches_keeps_one_finding_a_kind_and_what_never_ran_anywhere():
                                                                                    ("rule_error", "oops")]
     assert merged.games == 10 and merged.actions == 100 and merged.seconds == 2.5
     assert [c["count"] for c in merged.coverage] == [0, 3]
+    assert merged.settings == [{"players": 2, "params": {}, "games": 8, "actions": 94},
+                               {"players": 2, "params": {"x": 4}, "games": 1, "actions": 3},
+                               {"players": 2, "params": {"x": 6}, "games": 1, "actions": 3}]
     assert merged.never == [("if never happened", "x.rules:1:1")]  # "else" ran in the first batch
     assert [f.where for f in merged.findings if f.kind == "unused"] == ["x.rules:1:1"]

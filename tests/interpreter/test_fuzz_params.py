@@ -86,6 +86,28 @@ def test_what_ran_only_with_an_option_on_is_said(tmp_path):
     assert not any("never happened" in u and "if branch" in u for u in report.unused), report.unused
 
 
+def test_the_report_says_how_the_games_spread_over_the_settings(tmp_path):
+    text = ROUNDS.replace("  move top(spare) to hand(0)\n", "")
+    report = fuzz(write(tmp_path, text), players=2, examples=40)
+    assert report.ok, report.findings
+    settings = report.settings
+    # every game and action of the search, each under the setting it was played with
+    assert sum(s["games"] for s in settings) == report.games
+    assert sum(s["actions"] for s in settings) == report.actions
+    assert {s["players"] for s in settings} == {2}
+    assert len({tuple(s["params"].items()) for s in settings}) == len(settings)
+    plain = [s for s in settings if s["params"] == {}]
+    assert len(plain) == 1 and plain[0]["games"] > 0  # the game as written: half the examples
+    for s in settings:
+        # a game of r rounds (and the bonus round) is 2 * r actions (+ 1) long, whatever is chosen
+        rounds, bonus = s["params"].get("rounds", 6), s["params"].get("bonus", False)
+        assert s["actions"] == s["games"] * (2 * rounds + bonus), s
+    assert any(s["params"].get("bonus") for s in settings) and any("rounds" in s["params"] for s in settings)
+    assert report.to_dict()["settings"] == settings
+    fixed = fuzz(write(tmp_path, text), players=2, examples=10, vary_small=False)
+    assert fixed.settings == [{"players": 2, "params": {}, "games": fixed.games, "actions": fixed.actions}]
+
+
 def test_only_under_a_setting_reads_the_counts():
     points = {("branch", "if branch taken", "f:3:1"): {(("x", 2),): 4, (): 0},
               ("branch", "else", "f:4:1"): {(("x", 2),): 1, (): 3},
