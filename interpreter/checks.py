@@ -165,7 +165,7 @@ class MachineChecks:
     def live_instances(self, n: int) -> list:
         """The zone instances a game of ``n`` players can put cards in: a
         shared zone's first, a zone per player's first ``n`` (the others stay empty)."""
-        return [z.index * self.stride + p for z in self.zones for p in range(n if z.per_player else 1)]
+        return [z.base + p for z in self.zones for p in range(n if z.per_player else 1)]
 
     def capacities_checked(self, st, capacities) -> None:
         """Raise :class:`InvariantBroken` if one of these zones (entries of
@@ -189,9 +189,9 @@ class MachineChecks:
 
     def capacities_hold(self, st, capacities=None) -> bool:
         """Is every zone within its capacity?  (The quick test; see broken_capacities.)"""
-        Z, stride, n = st.Z, self.stride, st.n
+        Z, zones, n = st.Z, self.zones, st.n
         for index, _, per_player, _, cap, _ in self.capacities if capacities is None else capacities:
-            base = index * stride
+            base = zones[index].base
             if max(map(len, Z[base:base + (n if per_player else 1)])) > cap:
                 return False
         return True
@@ -201,7 +201,7 @@ class MachineChecks:
         out = []
         for index, name, per_player, kind, cap, span in self.capacities:
             for p in (range(st.n) if per_player else (0,)):
-                size = len(st.Z[index * self.stride + p])
+                size = len(st.Z[self.zones[index].base + p])
                 if size > cap:
                     who = f" of player {p + 1}" if per_player else ""
                     unit = "stacks" if kind == "stacks" else "cards"

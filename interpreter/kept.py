@@ -42,7 +42,6 @@ class KeptPlan:
     depends on."""
 
     def __init__(self, m, n: int):
-        stride = m.stride
         stacks = set(m.stack_instances)
         entries = []  # (function, places, card vars, cells: 0 none, 1 its places' cards, 2 any card's)
         # the check is written in the namespace of the rules' own code, where the
@@ -68,7 +67,7 @@ class KeptPlan:
             if seats is not None:
                 body, slot, shared, own, card_vars, cells = seats
                 for q in range(n):
-                    places = shared + tuple(z * stride + q for z in own)
+                    places = shared + tuple(m.zones[z].base + q for z in own)
                     if stacked is not None:
                         self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
                         self._stack_written(len(entries), stacked, places[0], slot, q)

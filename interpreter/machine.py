@@ -48,21 +48,29 @@ class ActionDef:
 
 
 class ZoneDef:
-    __slots__ = ("name", "index", "kind", "per_player", "visibility")
+    __slots__ = ("name", "index", "kind", "per_player", "visibility", "base")
 
-    def __init__(self, name, index, kind, per_player, visibility):
+    def __init__(self, name, index, kind, per_player, visibility, base=None):
         self.name = name
         self.index = index
         self.kind = kind
         self.per_player = per_player
         self.visibility = visibility
+        self.base = base  # its first place in st.Z (see runtime's layout)
+
+    def instances(self, stride: int) -> range:
+        """Its places in st.Z: one per seat up to ``stride``, or one."""
+        return range(self.base, self.base + (stride if self.per_player else 1))
 
 
 class Machine(MachineViews, MachineChecks):
     def __init__(self):
         self.title = ""
         self.players = (2, 2)
-        self.stride = 2
+        self.stride = 2  # the most players: places and player variables kept per seat
+        self.nplaces = 0  # places in st.Z: one per seat of each per-player zone, one for each shared zone
+        self.inst_zone = ()  # place -> the index of its zone
+        self.inst_owner = ()  # place -> its seat (0 for a shared zone's)
         self.code = []  # (op, a, b, span)
         self.flow_fns = []  # pc -> the generated function that runs the flow from there, or None (see run)
         self.action_steps = []  # uid -> (state, action) -> None: plays a site action to the next stop (State.apply)
@@ -100,7 +108,7 @@ class Machine(MachineViews, MachineChecks):
         self.stack_instances = ()
         self.pile_instances = ()  # piles and grids: lists of cards
         self.grid_instances = frozenset()  # grids: their cards' cells are in st.P
-        self.grid_boxes = {}  # zone index -> (width, height, either way)
+        self.grid_boxes = {}  # a grid's place -> its box: (width, height, either way)
         self.face_down = False  # does any move lay a card face down?
         # Who knows which card (st.K) is kept up to date: only observations, knows()
         # and resample() read it, so a machine compiled with knowledge=False (for
@@ -172,7 +180,7 @@ class Machine(MachineViews, MachineChecks):
         st.m = self
         st.n = n
         st.rng = _mix(seed)
-        st.Z = [[] for _ in range(len(self.zones) * self.stride)]
+        st.Z = [[] for _ in range(self.nplaces)]
         st.L = [0] * self.nslots
         st.me = 0
         st.pc = 0
@@ -215,7 +223,7 @@ class Machine(MachineViews, MachineChecks):
             everyone = (1 << n) - 1
             vis = []
             for z in self.zones:
-                for p in range(self.stride):
+                for p in range(self.stride if z.per_player else 1):
                     if z.visibility == "public":
                         vis.append(everyone)
                     elif z.visibility == "owner":
@@ -352,10 +360,10 @@ class Machine(MachineViews, MachineChecks):
                 if z.per_player:
                     if player is None or not 0 <= player < st.n:
                         raise ValueError(f"zone {zone!r} belongs to each player: give player=0..{st.n - 1}")
-                    return z.index * self.stride + player
+                    return z.base + player
                 if player is not None:
                     raise ValueError(f"zone {zone!r} is shared: give no player")
-                return z.index * self.stride
+                return z.base
         raise ValueError(f"no zone named {zone!r}")
 
     def card_ids(self, name: str) -> list:

@@ -6,7 +6,7 @@ lists that are cheap to copy.
 
 State layout (all plain lists, indexed by small ints):
 
-- ``Z``: zone instances.  Zone *k* for seat *p* is ``Z[k * stride + p]``
+- ``Z``: zone instances.  Zone *k* for seat *p* is ``Z[base_k + p]``
   (a shared zone uses ``p = 0``).  A pile is a list of card ids, bottom
   first; a row of stacks is a list of such lists.  A stack is named by the
   int ``instance << 12 | index``.

@@ -26,8 +26,8 @@ class MachineViews:
         if typ == "cell":
             return cell_text(v)
         if typ == "pile" or typ == "grid":
-            z = self.zones[v // self.stride]
-            return f"player {v % self.stride + 1}'s {z.name}" if z.per_player else f"the {z.name}"
+            z = self.zones[self.inst_zone[v]]
+            return f"player {self.inst_owner[v] + 1}'s {z.name}" if z.per_player else f"the {z.name}"
         if typ.startswith("set:"):  # a set of enum members, as a bit mask
             return ", ".join(name for i, name in enumerate(self.enum_members[typ[4:]]) if v >> i & 1) or "none"
         if typ.startswith("list:"):
@@ -130,7 +130,7 @@ class MachineViews:
             owners = range(st.n) if z.per_player else (0,)
             entries = []
             for owner in owners:
-                inst = z.index * self.stride + owner
+                inst = z.base + owner
                 content = st.Z[inst]
                 if z.kind == "grid":  # every card's cell is public; a face-down card's name is not
                     P, F = st.P, st.F

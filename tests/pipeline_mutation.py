@@ -328,8 +328,7 @@ class _Run:
         self.at("layout")
         m, Z, seen = state.m, state.Z, {}
         for z in m.zones:
-            for p in range(m.stride):
-                inst = z.index * m.stride + p
+            for p, inst in enumerate(z.instances(m.stride)):
                 rows = Z[inst] if inst in m.stack_instances else [Z[inst]]
                 if not all(isinstance(r, list) and all(type(c) is int for c in r) for r in rows):
                     what = "a row of stacks" if inst in m.stack_instances else "a pile of cards"

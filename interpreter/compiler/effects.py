@@ -32,8 +32,7 @@ def move(s, exprs: Expressions, m: Machine):
     dt = exprs.t(s.dest)
     dest = exprs.fn(s.dest)
     where = s.where
-    stride = m.stride
-    stack_zone = {z.index * stride + p for z in m.zones if z.kind == "stacks" for p in range(stride)}
+    stack_zone = set(m.stack_instances)
 
     # laid face down: who sees the place does not learn the card (nor does anyone
     # in a machine that keeps no knowledge)
@@ -165,14 +164,13 @@ def in_try(exprs: Expressions, lines, span) -> list:
 def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
     """``move CARD to GRID at CELL``: the cell must be free, and the grid's
     cards must still fit its box."""
-    stride = m.stride
     boxes = m.grid_boxes
 
     def move_to_cell(st):
         c, x, inst = what(st), cell(st), dest(st)
         P = st.P
         grid = st.Z[inst]
-        w, h, either = boxes[inst // stride]
+        w, h, either = boxes[inst]
         if grid and st.loc[c] != inst:  # a card joins the grid: its cells and box are known (see grids)
             taken, _, x0, x1, y0, y1 = frontier(tuple(map(P.__getitem__, grid)))
             if x in taken:

@@ -136,7 +136,7 @@ class Expressions(Functions):
             return self.params[r[1]]
         if r[0] == "member":
             return self.g.members[r[1]][1]
-        return self.g.zones[r[1]].index * self.layout.stride  # a zone
+        return self.layout.zone_base[self.g.zones[r[1]].index]  # a zone
 
     def is_static(self, e) -> bool:
         """Does ``e`` depend only on literals and parameters (no state)?
@@ -245,7 +245,7 @@ class Expressions(Functions):
         if kind == "var":
             return f"st.V[{int(self.layout.var_index[r[1]])}]"
         if kind == "zone":
-            return str(int(self.g.zones[r[1]].index * self.layout.stride))
+            return str(int(self.layout.zone_base[self.g.zones[r[1]].index]))
         raise AssertionError(r)  # pragma: no cover
 
     def e_BoolOp(self, e, ctx):
@@ -434,7 +434,7 @@ class Expressions(Functions):
         r = self.g.res[id(e)]
         kind = r[0]
         if kind == "zone":
-            base = int(self.g.zones[r[1]].index * self.layout.stride)
+            base = int(self.layout.zone_base[self.g.zones[r[1]].index])
             a = self.expr(e.args[0], ctx)
             return a if base == 0 else f"({base} + {a})"
         if kind == "pvar":

@@ -115,7 +115,7 @@ class Functions:
             zone = zones[index]
             if zone.kind != "pile":
                 return None
-            base = int(index * self.layout.stride)
+            base = int(self.layout.zone_base[index])
             key.append(f"tuple(map(tuple, st.Z[{base}:{base} + st.n]))" if zone.per_player else f"tuple(st.Z[{base}])")
         name = self.ns.fresh("_kc")
         memo = self.ns.ref({}, "_memo")

@@ -69,7 +69,7 @@ def open_cells(st, inst) -> list:
             return hit
     _, free, x0, x1, y0, y1 = frontier(tuple(map(st.P.__getitem__, cards)))
     bw, bh = x1 - x0 + 1, y1 - y0 + 1  # the box now; a free cell next to a card widens it by one at most
-    w, h, either = st.m.grid_boxes[inst // st.m.stride]
+    w, h, either = st.m.grid_boxes[inst]
 
     def fits(bw, bh):
         return (bw <= w and bh <= h) or (either and bw <= h and bh <= w)

@@ -23,7 +23,15 @@ class Layout:
 
     def __init__(self, g: CheckedGame):
         self.g = g
-        self.stride = g.players[1]  # zone instances per zone (one per seat)
+        self.stride = g.players[1]  # the most seats: a per-player zone has a place for each
+        # places: each zone's first place in st.Z, in the zones' order; a per-player
+        # zone takes one place per seat (up to the most players), a shared zone one
+        self.zone_base = []
+        base = 0
+        for z in sorted(g.zones.values(), key=lambda z: z.index):
+            self.zone_base.append(base)
+            base += self.stride if z.per_player else 1
+        self.nplaces = base
         # cards: ids in declaration order; copies of a name share a name id
         self.card_names = [c[0] for c in g.cards]
         names = {}
@@ -52,20 +60,20 @@ class Layout:
         m.card_name_ids = self.card_name_ids
         m.card_attrs.update(self.card_attrs)
         m.enum_members = {k: list(v) for k, v in g.enums.items()}
-        for z in g.zones.values():
-            m.zones.append(ZoneDef(z.name, z.index, z.kind, z.per_player, z.visibility))
-        m.stack_instances = tuple(z.index * stride + p for z in m.zones if z.kind == "stacks"
-                                  for p in range(stride))
-        m.pile_instances = tuple(z.index * stride + p for z in m.zones if z.kind in ("pile", "grid")
-                                 for p in range(stride))
-        m.grid_instances = frozenset(z.index * stride + p for z in m.zones if z.kind == "grid"
-                                     for p in range(stride))
-        m.grid_boxes = {z.index: z.box for z in g.zones.values() if z.kind == "grid"}
+        for z in sorted(g.zones.values(), key=lambda z: z.index):
+            m.zones.append(ZoneDef(z.name, z.index, z.kind, z.per_player, z.visibility, self.zone_base[z.index]))
+        m.nplaces = self.nplaces
+        m.inst_zone = tuple(z.index for z in m.zones for _ in z.instances(stride))
+        m.inst_owner = tuple(i - z.base for z in m.zones for i in z.instances(stride))
+        m.stack_instances = tuple(i for z in m.zones if z.kind == "stacks" for i in z.instances(stride))
+        m.pile_instances = tuple(i for z in m.zones if z.kind in ("pile", "grid") for i in z.instances(stride))
+        m.grid_instances = frozenset(i for z in m.zones if z.kind == "grid" for i in z.instances(stride))
+        m.grid_boxes = {i: g.zones[z.name].box for z in m.zones if z.kind == "grid" for i in z.instances(stride)}
         shared_piles = [z for z in m.zones if z.kind == "pile" and not z.per_player]
         piles = shared_piles or [z for z in m.zones if z.kind == "pile"]
         if not piles:
             raise RuleError("the rules declare no pile zone for the cards to start in", NO_SPAN)
-        m.start_zone = piles[0].index * stride
+        m.start_zone = piles[0].base
         m.winners_index = self.winners_index
         m.turns_base = self.turns_base
         for name, v in g.vars.items():

@@ -58,7 +58,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     # 3. invariants: declared ones, then the zones' capacities (before the flow, which checks
     # them after each step in a machine that checks invariants)
     def instances(zones) -> tuple:  # every instance of these zones
-        return tuple(z * m.stride + p for z in sorted(zones) for p in range(m.stride))
+        return tuple(i for z in sorted(zones) for i in m.zones[z].instances(m.stride))
     for inv in g.invariants:
         entry = (exprs.fn(inv.cond), inv.message or "invariant broken", inv.span)
         m.invariants.append(entry)

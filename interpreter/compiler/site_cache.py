@@ -41,7 +41,7 @@ def key_parts(m, reads) -> list:
 
     def instances(z, whose):
         zone = m.zones[z]
-        base = int(z * stride)
+        base = int(zone.base)
         if not zone.per_player:
             return [f"Z[{base}]"]
         return [f"Z[{base} + st.me]"] if whose == "me" else [f"Z[{base + p}]" for p in range(stride)]

@@ -90,7 +90,7 @@ class Triggers:
         of the state: does the card at ``index`` fire it?)."""
         flow, g = self.flow, self.g
         m = flow.m
-        stride = m.stride
+        inst_zone, inst_owner = m.inst_zone, m.inst_owner
         if index is None:
             index = flow.new_slot()
         flow.emit(EXEC, _setter(index, 0), None, span)
@@ -112,11 +112,11 @@ class Triggers:
                 L = st.L
                 c = L[cards_slot][L[index]]
                 inst = st.loc[c]
-                if inst // stride != zone_index or (want is not None and name_ids[c] != want):
+                if inst_zone[inst] != zone_index or (want is not None and name_ids[c] != want):
                     return False
                 L[card_slot] = c
                 if owner_slot is not None:
-                    L[owner_slot] = inst % stride
+                    L[owner_slot] = inst_owner[inst]
                 return cond is None or cond(st)
             if tests is not None:
                 tests.append(matches)

@@ -246,3 +246,32 @@ def test_a_clone_shares_only_tables_its_game_never_changes(path, n):
         assert st.P == cells == [0] * len(cells)
     if not m.face_down:
         assert st.F == faces == [False] * len(faces)
+
+
+@pytest.mark.parametrize("path, n", CASES)
+def test_a_shared_zone_takes_one_place_and_a_players_zone_one_per_seat(path, n):
+    """The places of a state: one for each shared zone, one per seat (up to
+    the most players) for each zone per player, in the zones' order; no
+    place is kept that no seat can use.  A whole game keeps every card in
+    one of them, and names each place by its zone and owner."""
+    g = game(path)
+    st = g.new_state(5, n)
+    m = st.m
+    expected, base = [], 0
+    for z in m.zones:
+        assert z.base == base
+        expected += [(z.index, p) for p in range(m.stride if z.per_player else 1)]
+        base += m.stride if z.per_player else 1
+    assert len(st.Z) == base == len(expected)
+    assert list(zip(m.inst_zone, m.inst_owner)) == expected
+    for z in m.zones:
+        owners = range(n) if z.per_player else (None,)
+        for p in owners:
+            inst = m.zone_instance(st, z.name, p)
+            assert (m.inst_zone[inst], m.inst_owner[inst]) == (z.index, p or 0)
+            assert m.value_text("pile", inst) == (f"player {p + 1}'s {z.name}" if z.per_player else f"the {z.name}")
+    rng = random.Random(5)
+    while not st.is_terminal:
+        st.apply(choose(st, rng))
+        for c in st.inplay:
+            assert c in st.Z[st.loc[c]] or any(c in s for s in st.Z[st.loc[c]])

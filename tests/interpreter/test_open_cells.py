@@ -38,7 +38,7 @@ def plain_open_cells(cells, w, h, either):
 def _state(cells, w, h, either):
     cards = list(range(len(cells)))
     P = [(x + CELL_ORIGIN) * CELL_ROW + (y + CELL_ORIGIN) for x, y in cells]
-    m = SimpleNamespace(domain_cache=None, grid_boxes={0: (w, h, either)}, stride=1)
+    m = SimpleNamespace(domain_cache=None, grid_boxes={0: (w, h, either)})
     return SimpleNamespace(Z=[cards], P=P, m=m)
 
 
