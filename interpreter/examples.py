@@ -33,6 +33,7 @@ from .checks import EVAL_ERRORS, _explain as explain
 from .compiler.params import ParamError, resolve_params
 from .compiler.pipeline import compile_machine
 from .runtime import MAX_SEARCH, MAX_WORK, RuleError, cell_text
+from .views import PLACE_TYPES
 
 
 @attrs.frozen
@@ -114,8 +115,9 @@ def _failure(g, m, st, expect: A.Expect, parts) -> str | None:
         if left is None:
             return f"{text} is false"
         v = expect.value
-        sides = [f"{_source(g, x)} is {_show(g, m, x, f(st))}" for x, f in ((v.left, left), (v.right, right))
+        sides = [(_source(g, x), _show(g, m, x, f(st))) for x, f in ((v.left, left), (v.right, right))
                  if literal_value(x) is None and not isinstance(x, A.StrLit)]
+        sides = [f"{source} is {shown}" for source, shown in sides if shown != source]  # (hand(1) is hand(1))
         return f"{text} is false" + (": " + ", ".join(sides) if sides else "")
     if expect.kind == "scores":
         want = list(parts[0](st))
@@ -159,6 +161,10 @@ def _show(g, m, node, value) -> str:
         return cell_text(value)
     if t == "list:cell":
         return "[" + ", ".join(map(cell_text, value)) + "]"
+    if t in PLACE_TYPES:  # which place: as the rules name it
+        return m.place_source(t, value)
+    if t.startswith("list:") and t[5:] in PLACE_TYPES:
+        return "[" + ", ".join(m.place_source(t[5:], x) for x in value) + "]"
     try:
         v = m.to_python(t, value)
     except (KeyError, IndexError, TypeError):  # pragma: no cover - a value of a kind to_python does not know

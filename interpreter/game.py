@@ -105,8 +105,10 @@ class Game:
 
     def evaluate(self, state: State, text: str):
         """Evaluate an expression of the rules language in ``state`` (for
-        tests, debugging and tools), e.g. ``bird_value(birds(0)[0])``.
-        Raises :class:`RulesError` if the expression does not check."""
+        tests, debugging and tools), e.g. ``bird_value(birds(0)[0])``: a
+        card comes back as its name, a place (``hand(0)``, ``birds(0)[0]``)
+        as the names of its cards (see ``Machine.to_python``).  Raises
+        :class:`RulesError` if the expression does not check."""
         from rulelang.checker import check_expression
         from rulelang.parser import parse_expression
 
@@ -125,7 +127,7 @@ class Game:
             state.L.extend([0] * (need - len(state.L)))
         state.m.work_left, state.m.search_left = MAX_WORK, MAX_SEARCH  # an expression of its own: fresh budgets
         value = f(state)
-        return m.to_python(t, value)
+        return m.to_python(t, value, state)
 
     def with_params(self, /, **overrides) -> "Game":
         return self._again({**self.overrides, **overrides}, self.knowledge)

@@ -7,7 +7,9 @@ tables and a state, and changes nothing.
 
 from __future__ import annotations
 
-from .runtime import STACK_MASK, IllegalAction, cell_text, cell_xy
+from .runtime import STACK_MASK, STACK_SHIFT, IllegalAction, cell_text, cell_xy
+
+PLACE_TYPES = frozenset({"pile", "grid", "stacks", "stack"})  # the types of a value naming a place
 
 
 class MachineViews:
@@ -75,11 +77,27 @@ class MachineViews:
             return ", ".join("a hidden card" if c in hide else self.card_names[c] for c in v) or "nothing"
         return self.value_text(t, v)
 
-    def to_python(self, typ, v):
-        """A runtime value as plain Python: cards by name, stacks as lists of
-        names, sets as sorted member names."""
+    def place_source(self, typ, v) -> str:
+        """A place (a pile, a grid, a row of stacks or one of its stacks) as
+        the rules language names it: ``hand(1)``, ``deck``, ``birds(0)[2]``."""
+        if typ == "stack":
+            return f"{self.place_source('stacks', v >> STACK_SHIFT)}[{v & STACK_MASK}]"
+        z = self.zones[self.inst_zone[v]]
+        return f"{z.name}({self.inst_owner[v]})" if z.per_player else z.name
+
+    def to_python(self, typ, v, st=None):
+        """A runtime value as plain Python: cards by name, sets as sorted
+        member names; given the state ``st``, a place (a pile, a grid, a
+        stack) as the names of its cards, bottom first, and a row of stacks
+        as one such list per stack."""
         if typ == "card":
             return self.card_names[v]
+        if typ in PLACE_TYPES and st is not None:
+            names = self.card_names
+            if typ == "stacks":
+                return [[names[c] for c in stack] for stack in st.Z[v]]
+            cards = st.Z[v >> STACK_SHIFT][v & STACK_MASK] if typ == "stack" else st.Z[v]
+            return [names[c] for c in cards]
         if typ.startswith("set:"):
             members = self.enum_members[typ[4:]]
             return {m for i, m in enumerate(members) if v >> i & 1}
@@ -88,7 +106,7 @@ class MachineViews:
         if typ.startswith("set:"):  # a set of enum members, as a bit mask
             return ", ".join(name for i, name in enumerate(self.enum_members[typ[4:]]) if v >> i & 1) or "none"
         if typ.startswith("list:"):
-            return [self.to_python(typ[5:], x) for x in v]
+            return [self.to_python(typ[5:], x, st) for x in v]
         return v
 
     # ------------------------------------------------------------ observation
