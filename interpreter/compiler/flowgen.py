@@ -230,7 +230,7 @@ def local_slots(line: str) -> str:
     (bound to ``st.L``, which no step replaces) instead of ``st.L``; a line
     with a comprehension is left as it is (its own scope would make ``L``
     a cell of the whole function)."""
-    return line if " for " in line else _STATE_SLOT.sub("L[", line)
+    return line if " for " in line or "st.L[" not in line else _STATE_SLOT.sub("L[", line)
 
 
 def _plain_loop(code, top: int, exit_: int) -> bool:

@@ -17,7 +17,7 @@ from ..runtime import STACK_MASK, STACK_SHIFT
 from .purity import Purity, is_scalar
 from .reads import nesting, zone_reads
 from .source import lit
-from .tree import used_once, walk
+from .tree import of_node, used_once, walk
 
 # Values kept per pure user function (see .purity): the table starts over when full.
 MEMO_SIZE = 50_000
@@ -106,8 +106,8 @@ class Functions:
         piles); None otherwise.  Kept as a pure function's values are
         (:meth:`kept`): the cost charged again when a kept value is used."""
         g = self.g
-        reads = zone_reads(g, e)
-        if reads is None or reads[1] or reads[2] or not reads[0] or nesting(g, e) < 2:
+        reads = of_node(g, "zone_reads", e, lambda: zone_reads(g, e))
+        if reads is None or reads[1] or reads[2] or not reads[0] or of_node(g, "nesting", e, lambda: nesting(g, e)) < 2:
             return None
         zones = {z.index: z for z in g.zones.values()}
         key = ["st.n"]

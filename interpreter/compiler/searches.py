@@ -54,6 +54,29 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     return f
 
 
+def _plan_facts(g, params, levels, prefilters) -> tuple:
+    """(does a search of this plan ask can()?, the ids of the nodes inside
+    a generator's iterable in its levels and prefilters): facts of the
+    plan's nodes alone, worked out once for the same nodes in the same
+    places and kept with the rules (see :func:`.tree.of_rules`): the fuzzer
+    compiles a game again for each parameter set it draws."""
+    pinned = [x for slot, domain, high, sizes in params for x in (domain, high, *(sizes or ()))] + \
+        [node for level in levels for _, _, node in level] + [node for pre in prefilters for node in pre]
+    key = (tuple(slot for slot, _, _, _ in params), tuple(tuple((kind, slot) for kind, slot, _ in level)
+                                                         for level in levels),
+           tuple(map(len, prefilters)), tuple(map(id, pinned)))
+    kept = of_rules(g, "plan_facts", dict)
+    hit = kept.get(key)
+    if hit is not None:
+        return hit[1]
+    asks = any(isinstance(x, A.Call) and x.func == "can" for x in walk([params, levels, prefilters]))
+    in_iterable = frozenset(id(x) for e in walk([levels, prefilters]) if isinstance(e, (A.CallGen, A.ListComp))
+                            for x in walk(e.iter))
+    if not any(isinstance(x, MaskPlan) for x in pinned):  # (made anew by each compile: not kept)
+        kept[key] = (pinned, (asks, in_iterable))  # (the nodes kept: no other node takes their ids)
+    return asks, in_iterable
+
+
 def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: bool):
     """:func:`enumerator`'s function; ``whole``: only its lines, for a
     search that lists every action (never one that stops at the first)."""
@@ -66,7 +89,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
     # Every value tried counts against the budget of the search (MAX_SEARCH),
     # in a local; in the rare search that asks can(), on the machine itself,
     # which the inner searches share.
-    asks = any(isinstance(x, A.Call) and x.func == "can" for x in walk([params, levels, prefilters]))
+    asks, in_iterable = _plan_facts(exprs.g, params, levels, prefilters)
     left = "st.m.search_left" if asks else "_left"
     action_ref = ns.ref(action, "_n")
     if params and not asks:
@@ -76,9 +99,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
     lazies = {}  # id(hoisted node) -> (node, local, source, indent, line declaring it)
     memo_decl = {}  # memo local -> the index of the line that declares it
     memo_uses = {}  # memo local -> [(node, loop variable, source of the value)]
-    # Python refuses ``:=`` in a comprehension's iterable: a value hoisted there is kept in a list
-    in_iterable = {id(x) for g in walk([levels, prefilters]) if isinstance(g, (A.CallGen, A.ListComp))
-                   for x in walk(g.iter)}
+    # (in_iterable: Python refuses ``:=`` in a comprehension's iterable: a value hoisted there is kept in a list)
     for pairs in inlines.values():
         for slot, arg in pairs:
             ctx[slot] = Alias(arg)

@@ -111,16 +111,19 @@ def returns_left(lines, leave):
     which that ``break`` would leave instead."""
     out, loops = [], []  # (the indentations of the loops around the line)
     for line in lines:
+        if not loops and "return" not in line and "for " not in line and "while " not in line:
+            out.append(line)  # (most lines: no loop to leave, none to enter, no return)
+            continue
         text = line.lstrip()
-        pad = line[:len(line) - len(text)]
-        while loops and len(pad) <= loops[-1]:
+        pad = len(line) - len(text)
+        while loops and pad <= loops[-1]:
             loops.pop()
         if text.startswith(("for ", "while ")):
-            loops.append(len(pad))
+            loops.append(pad)
         if text == "return" or text.startswith("return "):
             if loops:
                 return None
-            out += [pad + x for x in leave(text[7:])]
+            out += [line[:pad] + x for x in leave(text[7:])]
         else:
             out.append(line)
     return out

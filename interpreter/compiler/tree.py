@@ -8,7 +8,7 @@ from __future__ import annotations
 from rulelang import ast as A
 from rulelang.visit import children, walk
 
-__all__ = ["children", "walk", "all_blocks", "preamble", "slots_read", "used_once", "of_rules"]
+__all__ = ["children", "walk", "all_blocks", "preamble", "slots_read", "used_once", "of_rules", "of_node"]
 
 
 def of_rules(g, key: str, compute):
@@ -21,6 +21,22 @@ def of_rules(g, key: str, compute):
     if key not in derived:
         derived[key] = compute()
     return derived[key]
+
+
+def of_node(g, key: str, e, compute):
+    """``compute()``, a fact of node ``e`` of the checked rules ``g`` alone
+    (see :func:`of_rules`), worked out once per node and kept with ``g``
+    under ``key``.  Kept by the node's id with the node itself, so that
+    a node made later cannot take a freed one's id."""
+    kept = g.derived.get(key)
+    if kept is None:
+        kept = g.derived[key] = {}
+    hit = kept.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    value = compute()
+    kept[id(e)] = (e, value)
+    return value
 
 
 def all_blocks(body):
