@@ -10,7 +10,7 @@ from rulelang.diagnostics import RulesError
 
 from .compiler import ParamError, compile_game, params_depend_on_players, resolve_params
 from .machine import Machine
-from .runtime import MAX_SEARCH, MAX_WORK, State
+from .runtime import MAX_SEARCH, MAX_WORK, RuleError, State
 
 
 class Game:
@@ -107,11 +107,14 @@ class Game:
         """Evaluate an expression of the rules language in ``state`` (for
         tests, debugging and tools), e.g. ``bird_value(birds(0)[0])``: a
         card comes back as its name, a place (``hand(0)``, ``birds(0)[0]``)
-        as the names of its cards (see ``Machine.to_python``).  Raises
-        :class:`RulesError` if the expression does not check."""
+        as the names of its cards, a cell as its (x, y) (see
+        ``Machine.to_python``).  Raises :class:`RulesError` if the expression
+        does not check, :class:`RuleError` if it cannot be evaluated in this
+        state (the top of an empty pile, a stack since gone)."""
         from rulelang.checker import check_expression
         from rulelang.parser import parse_expression
 
+        from .checks import EVAL_ERRORS, _explain
         from .compiler import expression_function
 
         e, diags = parse_expression(text)
@@ -126,8 +129,10 @@ class Game:
         if len(state.L) < need:
             state.L.extend([0] * (need - len(state.L)))
         state.m.work_left, state.m.search_left = MAX_WORK, MAX_SEARCH  # an expression of its own: fresh budgets
-        value = f(state)
-        return m.to_python(t, value, state)
+        try:
+            return m.to_python(t, f(state), state)
+        except EVAL_ERRORS as err:  # as an example says it: in the rules' words
+            raise RuleError(_explain(err)) from None
 
     def with_params(self, /, **overrides) -> "Game":
         return self._again({**self.overrides, **overrides}, self.knowledge)

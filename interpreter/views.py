@@ -7,7 +7,7 @@ tables and a state, and changes nothing.
 
 from __future__ import annotations
 
-from .runtime import STACK_MASK, STACK_SHIFT, IllegalAction, cell_text, cell_xy
+from .runtime import STACK_MASK, STACK_SHIFT, IllegalAction, RuleError, cell_text, cell_xy
 
 PLACE_TYPES = frozenset({"pile", "grid", "stacks", "stack"})  # the types of a value naming a place
 
@@ -27,9 +27,8 @@ class MachineViews:
             return "true" if v else "false"
         if typ == "cell":
             return cell_text(v)
-        if typ == "pile" or typ == "grid":
-            z = self.zones[self.inst_zone[v]]
-            return f"player {self.inst_owner[v] + 1}'s {z.name}" if z.per_player else f"the {z.name}"
+        if typ == "pile" or typ == "grid" or typ == "stacks":
+            return self.place_text(v)
         if typ.startswith("set:"):  # a set of enum members, as a bit mask
             return ", ".join(name for i, name in enumerate(self.enum_members[typ[4:]]) if v >> i & 1) or "none"
         if typ.startswith("list:"):
@@ -77,6 +76,11 @@ class MachineViews:
             return ", ".join("a hidden card" if c in hide else self.card_names[c] for c in v) or "nothing"
         return self.value_text(t, v)
 
+    def place_text(self, place) -> str:
+        """A place as a text shows it: "the field", "player 2's henhouse"."""
+        z = self.zones[self.inst_zone[place]]
+        return f"player {self.inst_owner[place] + 1}'s {z.name}" if z.per_player else f"the {z.name}"
+
     def place_source(self, typ, v) -> str:
         """A place (a pile, a grid, a row of stacks or one of its stacks) as
         the rules language names it: ``hand(1)``, ``deck``, ``birds(0)[2]``."""
@@ -87,24 +91,28 @@ class MachineViews:
 
     def to_python(self, typ, v, st=None):
         """A runtime value as plain Python: cards by name, sets as sorted
-        member names; given the state ``st``, a place (a pile, a grid, a
-        stack) as the names of its cards, bottom first, and a row of stacks
-        as one such list per stack."""
+        member names, a cell as its (x, y); given the state ``st``, a place
+        (a pile, a grid, a stack) as the names of its cards, bottom first,
+        and a row of stacks as one such list per stack."""
         if typ == "card":
             return self.card_names[v]
         if typ in PLACE_TYPES and st is not None:
             names = self.card_names
             if typ == "stacks":
                 return [[names[c] for c in stack] for stack in st.Z[v]]
-            cards = st.Z[v >> STACK_SHIFT][v & STACK_MASK] if typ == "stack" else st.Z[v]
-            return [names[c] for c in cards]
+            if typ == "stack":
+                row, i = st.Z[v >> STACK_SHIFT], v & STACK_MASK
+                if i >= len(row):  # (a stack kept in a variable, since gone from its row)
+                    raise RuleError(f"there is no stack {i + 1} in {self.place_text(v >> STACK_SHIFT)}")
+                return [names[c] for c in row[i]]
+            return [names[c] for c in st.Z[v]]
+        if typ == "cell":
+            return cell_xy(v)
         if typ.startswith("set:"):
             members = self.enum_members[typ[4:]]
             return {m for i, m in enumerate(members) if v >> i & 1}
         if typ.startswith("enum:"):
             return self.enum_members[typ[5:]][v]
-        if typ.startswith("set:"):  # a set of enum members, as a bit mask
-            return ", ".join(name for i, name in enumerate(self.enum_members[typ[4:]]) if v >> i & 1) or "none"
         if typ.startswith("list:"):
             return [self.to_python(typ[5:], x, st) for x in v]
         return v

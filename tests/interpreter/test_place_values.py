@@ -5,6 +5,8 @@ rules do (``rows(0)[0]``, ``hand(1)``)."""
 
 from __future__ import annotations
 
+import pytest
+
 from interpreter import load
 from interpreter.examples import run_examples
 
@@ -24,6 +26,7 @@ zone hand: pile, per player, public
 zone rows: stacks, per player, public
 zone yard: grid 3 by 3, public
 var target: pile = deck  # the place last aimed at
+var marked: list of stack = [b for b in rows(0)]
 
 action aim(p in players) "aim at {p}":
   set target = hand(p)
@@ -35,6 +38,12 @@ action place(c in deck, x in open_cells(yard)) "place {c} at {x}":
   move c to yard at x
 action take(c in deck) "take {c}":
   move c to hand(me)
+action mark(b in rows(me)) "mark row {b}":
+  set marked = marked + [b]
+action drop(b in rows(me)) "drop row {b}":
+  move b to deck
+action pick(r in [rows(0), rows(1)]) "pick {r}":
+  pass
 
 setup:
   move all_cards() to deck
@@ -42,7 +51,7 @@ setup:
 play:
   repeat 6 times:
     turn 0:
-      choose aim, start, grow, place, take
+      choose aim, start, grow, place, take, mark, drop, pick
 
 outcome(p):
   score 0
@@ -89,3 +98,32 @@ def test_an_examples_failure_names_places_as_the_rules_do(tmp_path):
         "target == hand(1) is false: target is deck",
         "[hand(1), deck] == [deck] is false",  # (not "[hand(1), deck] is [hand(1), deck]")
     ]
+
+
+def test_evaluate_gives_a_cell_as_x_and_y(tmp_path):
+    g = game(tmp_path)
+    st = g.new_state(0, 2)
+    assert g.evaluate(st, "open_cells(yard)") == [(0, 0)]
+    st.apply_text("place D at (0, 0)")
+    assert g.evaluate(st, 'cell_of("D")') == (0, 0)
+    assert g.evaluate(st, "open_cells(yard)") == [(-1, 0), (0, -1), (0, 1), (1, 0)]
+
+
+def test_evaluate_says_in_the_rules_words_what_cannot_be_evaluated(tmp_path):
+    from interpreter.runtime import RuleError
+
+    g = game(tmp_path)
+    st = g.new_state(0, 2)
+    for text in ("start a row with A", "start a row with B", "mark row 2", "drop row 2"):
+        st.apply_text(text)
+    # the stack marked has left its row: no Python IndexError, the rules' words
+    with pytest.raises(RuleError, match="no stack 2 in player 1's rows"):
+        g.evaluate(st, "marked")
+    with pytest.raises(RuleError, match="no such card or stack"):
+        g.evaluate(st, "top(hand(1))")
+
+
+def test_an_action_on_a_row_of_stacks_names_the_row(tmp_path):
+    st = game(tmp_path).new_state(0, 2)
+    assert [t for t in st.legal_action_texts() if t.startswith("pick")] == \
+        ["pick player 1's rows", "pick player 2's rows"]
