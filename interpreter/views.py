@@ -77,7 +77,7 @@ class MachineViews:
         return self.value_text(t, v)
 
     def place_text(self, place) -> str:
-        """A place as a text shows it: "the field", "player 2's henhouse"."""
+        """A place as a text shows it: "the deck", "player 2's hand"."""
         z = self.zones[self.inst_zone[place]]
         return f"player {self.inst_owner[place] + 1}'s {z.name}" if z.per_player else f"the {z.name}"
 

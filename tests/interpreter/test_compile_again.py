@@ -5,7 +5,6 @@ write a step's code line by line keep each line's meaning."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -16,24 +15,18 @@ from interpreter.compiler import compile_game
 from interpreter.compiler.flowgen import local_slots
 from interpreter.compiler.sites import returns_left
 from interpreter.game import Game
+from test_flowgen import playout
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted((ROOT / "games").glob("*.rules"))
 
 
 def _played(checked, path, players, seed, params=None):
-    """The legal actions at each step of a random game, and the code written for it."""
+    """A random game of the rules compiled (again) from ``checked``: every
+    legal-action list, the final position, the scores, what each seat sees."""
     machine = compile_game(checked, params if params is not None else {}, False, coverage=True,
-                           check_invariants=True, knowledge=False)
-    game = Game(machine, checked, str(path), False, params or {})
-    st = game.new_state(seed, players)
-    rng = random.Random(seed)
-    seen = []
-    while not st.is_terminal and len(seen) < 400:
-        legal = st.legal_actions()
-        seen.append(legal)
-        st.apply(legal[rng.randrange(len(legal))])
-    return seen, list(st.m.generated_sources)
+                           check_invariants=True)
+    return playout(Game(machine, checked, str(path), False, params or {}), seed, players)
 
 
 def _sizes(derived) -> dict:
@@ -51,11 +44,11 @@ def test_a_second_compile_plays_as_a_fresh_one(path):
     _played(warm, path, players, 0)  # a first compile fills warm.derived
     assert warm.derived.get("plan_facts") and warm.derived.get("zone_reads")
     kept = _sizes(warm.derived)
-    assert _played(warm, path, players, 3)[0] == _played(rulelang.load_checked(path), path, players, 3)[0]
+    assert _played(warm, path, players, 3) == _played(rulelang.load_checked(path), path, players, 3)
     # another parameter set: the facts are of the rules alone
     name, param = next((name, p) for name, p in warm.params.items() if p.low is not None)
     other = {name: 1 if isinstance(param.default, A.IntLit) and param.default.value != 1 else 2}
-    assert _played(warm, path, players, 5, other)[0] == _played(rulelang.load_checked(path), path, players, 5, other)[0]
+    assert _played(warm, path, players, 5, other) == _played(rulelang.load_checked(path), path, players, 5, other)
     assert _sizes(warm.derived) == kept
 
 
