@@ -50,7 +50,7 @@ class ActionDef:
 class ZoneDef:
     __slots__ = ("name", "index", "kind", "per_player", "visibility", "base")
 
-    def __init__(self, name, index, kind, per_player, visibility, base=None):
+    def __init__(self, name, index, kind, per_player, visibility, base):
         self.name = name
         self.index = index
         self.kind = kind
@@ -106,7 +106,6 @@ class Machine(MachineViews, MachineChecks):
         self.explicit_chance = False
         self.params = {}
         self.stack_instances = ()
-        self.pile_instances = ()  # piles and grids: lists of cards
         self.grid_instances = frozenset()  # grids: their cards' cells are in st.P
         self.grid_boxes = {}  # a grid's place -> its box: (width, height, either way)
         self.face_down = False  # does any move lay a card face down?

@@ -66,7 +66,6 @@ class Layout:
         m.inst_zone = tuple(z.index for z in m.zones for _ in z.instances(stride))
         m.inst_owner = tuple(i - z.base for z in m.zones for i in z.instances(stride))
         m.stack_instances = tuple(i for z in m.zones if z.kind == "stacks" for i in z.instances(stride))
-        m.pile_instances = tuple(i for z in m.zones if z.kind in ("pile", "grid") for i in z.instances(stride))
         m.grid_instances = frozenset(i for z in m.zones if z.kind == "grid" for i in z.instances(stride))
         m.grid_boxes = {i: g.zones[z.name].box for z in m.zones if z.kind == "grid" for i in z.instances(stride)}
         shared_piles = [z for z in m.zones if z.kind == "pile" and not z.per_player]
