@@ -189,6 +189,7 @@ class Machine(MachineViews, MachineChecks):
         st._legal = None
         st.V = []
         st.C = []
+        st.cshared = st.pshared = False  # (see State.clone)
         st.loc = [-1] * len(self.card_names)
         st.K = [0] * len(self.card_names)
         st.P = [0] * len(self.card_names)

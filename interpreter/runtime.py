@@ -142,12 +142,32 @@ def take_card(st, c, stack_instances) -> None:
     st.Z[inst].remove(c)
 
 
+def own_card_vars(st) -> list:
+    """``st.C``, the state's own: a clone shares its original's card
+    variables until one of the two writes one, and each writer asks for
+    them here first."""
+    if st.cshared:
+        st.C = st.C[:]
+        st.cshared = False
+    return st.C
+
+
+def own_cells(st) -> None:
+    """Make ``st.P`` and ``st.F`` (each card's cell and face-down flag) the
+    state's own, as :func:`own_card_vars` does the card variables: each
+    writer of either calls this first."""
+    if st.pshared:
+        st.P = st.P[:]
+        st.F = st.F[:]
+        st.pshared = False
+
+
 class State:
     """One position of a game.  Use ``legal_actions()``, ``apply()``,
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
 
     __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "P", "F", "vis", "pc", "me", "rng", "done",
-                 "chance_n", "_played", "_legal", "inplay")
+                 "chance_n", "_played", "_legal", "inplay", "cshared", "pshared")
 
     # ------------------------------------------------------------ basics
     @property
@@ -194,15 +214,19 @@ class State:
             Z[i] = list(map(list.copy, Z[i]))  # and each stack in it
         s.Z = Z
         s.V = self.V[:]
-        s.C = self.C[:]
+        # the card variables are shared until either state writes one (own_card_vars): most
+        # steps write none, and a search clones for one step
+        s.C = self.C
+        s.cshared = self.cshared = True
         s.L = self.L[:]
         s.loc = self.loc[:]
         s.K = self.K[:] if m.knowledge else self.K  # (unwritten without knowledge: shared)
-        # each card's cell, while it lies in a grid, and its face-down flag: in a game
-        # without grids every cell stays 0, and where nothing is laid face down every
-        # flag stays False (what is written there is what is there), so they are shared
-        s.P = self.P[:] if m.grid_instances else self.P
-        s.F = self.F[:] if m.face_down else self.F
+        # each card's cell, while it lies in a grid, and its face-down flag: shared too,
+        # until either state writes one (own_cells); a game without grids never writes a
+        # cell, and one that lays nothing face down never a flag
+        s.P = self.P
+        s.F = self.F
+        s.pshared = self.pshared = True
         s.vis = self.vis
         s.pc = self.pc
         s.me = self.me
@@ -429,8 +453,8 @@ class State:
         return values[i]
 
     def set_card_var(self, name: str, card, value) -> None:
-        values, i = self._place_of(name, card=card)
-        values[i] = value
+        _, i = self._place_of(name, card=card)
+        own_card_vars(self)[i] = value
         self._legal = None
 
     def key(self) -> tuple:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from .runtime import own_cells
+
 
 def resample(state, player: int, rng, knowledge: bool = True):
     """:meth:`interpreter.runtime.State.resample` (``state`` keeps who
@@ -13,6 +15,7 @@ def resample(state, player: int, rng, knowledge: bool = True):
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
     s = state.clone()
+    own_cells(s)  # (written below)
     bit = 1 << player
     K, vis, loc = s.K, s.vis, s.loc
     stacks = set(state.m.stack_instances)

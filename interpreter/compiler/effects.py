@@ -11,10 +11,18 @@ whoever sees that zone.
 from __future__ import annotations
 
 from ..machine import Machine
-from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, take_card
+from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, own_cells, take_card
 from .expressions import Expressions
 from .grids import frontier
 from .source import lit
+
+
+def set_face_source(down: bool) -> list:
+    """Generated lines that lay card ``_c`` face down (or up): its flag is
+    written only when it changes, to the state's own flags (a clone shares
+    its original's until one of them writes one: see State.clone)."""
+    return [f"if {'not ' if down else ''}st.F[_c]:", "    if st.pshared:", "        _own_cells(st)",
+            f"    st.F[_c] = {lit(down)}"]
 
 
 def landing(st, d, is_stack: bool):
@@ -44,13 +52,15 @@ def move(s, exprs: Expressions, m: Machine):
         take_card(st, c, stack_zone)
 
     def land(st, cards, inst):
-        K, F, seen = st.K, st.F, st.vis[inst]
+        K, seen = st.K, st.vis[inst]
         for c in cards:
             st.loc[c] = inst
             if not unseen:
                 K[c] |= seen
-            if track:
-                F[c] = face_down
+            if track and st.F[c] != face_down:  # (written when it changes: see set_face_source)
+                if st.pshared:
+                    own_cells(st)
+                st.F[c] = face_down
 
     def put_all(st, cards):
         d = dest(st)
@@ -143,7 +153,7 @@ def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, kno
     if not s.face_down and knowledge:
         lines.append("st.K[_c] |= st.vis[_d]")
     if track:
-        lines.append(f"st.F[_c] = {lit(s.face_down)}")
+        lines += set_face_source(s.face_down)
     return lines
 
 
@@ -168,6 +178,8 @@ def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
 
     def move_to_cell(st):
         c, x, inst = what(st), cell(st), dest(st)
+        if st.pshared:
+            own_cells(st)
         P = st.P
         grid = st.Z[inst]
         w, h, either = boxes[inst]
@@ -198,6 +210,7 @@ def swap(s, exprs: Expressions, m: Machine):
     a, b = exprs.fn(s.a), exprs.fn(s.b)
     stacks = set(m.stack_instances)
     knowledge = m.knowledge
+    grids = bool(m.grid_instances)  # (without grids every cell stays 0)
 
     def where(st, c):
         inst = st.loc[c]
@@ -216,10 +229,14 @@ def swap(s, exprs: Expressions, m: Machine):
         iy, py, ky = where(st, y)
         px[kx], py[ky] = y, x
         st.loc[x], st.loc[y] = iy, ix
-        P, F = st.P, st.F
-        P[x], P[y] = P[y], P[x]  # in a grid, each takes the other's cell
+        if grids:  # in a grid, each takes the other's cell
+            if st.pshared:
+                own_cells(st)
+            P = st.P
+            P[x], P[y] = P[y], P[x]
         if not knowledge:
             return
+        F = st.F
         if not F[x]:  # a face-down card stays unseen where it goes
             st.K[x] |= st.vis[iy]
         if not F[y]:
@@ -261,19 +278,21 @@ def deal(s, exprs: Expressions, track: bool = True, knowledge: bool = True):
             short_deal(k, pile)
         inst, target = landing(st, dst(st), dt == "stack")
         K, seen = st.K, st.vis[inst]
-        F = st.F
         for _ in range(k):
             c = pile.pop()
             target.append(c)
             st.loc[c] = inst
             if knowledge:
                 K[c] |= seen
-            F[c] = False  # dealt cards land face up
+            if track and st.F[c]:  # dealt cards land face up
+                if st.pshared:
+                    own_cells(st)
+                st.F[c] = False
     lines = [f"_k = {exprs.expr(s.count, {})}", f"_p = st.Z[{exprs.expr(s.source, {})}]", "if _k > len(_p):",
              f"    {exprs.ns.ref(short_deal)}(_k, _p)", f"_d = {exprs.expr(s.dest, {})}", *landing_source(dt),
              *(["_s = st.vis[_d]"] if knowledge else []), "for _ in range(_k):", "    _c = _p.pop()",
              "    _t.append(_c)", "    st.loc[_c] = _d"] + (["    st.K[_c] |= _s"] if knowledge else []) + \
-        (["    st.F[_c] = False"] if track else [])
+        ([f"    {line}" for line in set_face_source(False)] if track else [])
     return with_source(deal, exprs, lines, s.span)
 
 
@@ -295,10 +314,10 @@ def deal_one_source(s, exprs: Expressions, track: bool, knowledge: bool = True) 
     source pile (not empty: the caller checked) in ``_p``."""
     return [f"_p = st.Z[{exprs.expr(s.source, {})}]", "_c = _p.pop()", f"_d = {exprs.expr(s.dest, {})}",
             *landing_source(exprs.t(s.dest)), "_t.append(_c)", "st.loc[_c] = _d"] + \
-        (["st.K[_c] |= st.vis[_d]"] if knowledge else []) + (["st.F[_c] = False"] if track else [])
+        (["st.K[_c] |= st.vis[_d]"] if knowledge else []) + (set_face_source(False) if track else [])
 
 
-def deal_one(s, exprs: Expressions, knowledge: bool = True):
+def deal_one(s, exprs: Expressions, knowledge: bool = True, track: bool = True):
     """One card of a ``deal``, from the top of the source to the destination;
     returns the card (the caller checked there are enough)."""
     src, dst = exprs.fn(s.source), exprs.fn(s.dest)
@@ -311,6 +330,9 @@ def deal_one(s, exprs: Expressions, knowledge: bool = True):
         st.loc[c] = inst
         if knowledge:
             st.K[c] |= st.vis[inst]
-        st.F[c] = False
+        if track and st.F[c]:  # (a game that lays nothing face down keeps every flag False)
+            if st.pshared:
+                own_cells(st)
+            st.F[c] = False
         return c
     return deal_one

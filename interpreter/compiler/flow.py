@@ -15,7 +15,7 @@ from rulelang.checker import CheckedGame
 from rulelang.diagnostics import NO_SPAN
 
 from ..machine import Machine, SiteAction
-from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_LIST, MAX_VALUE, RANDOM, RuleError
+from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_LIST, MAX_VALUE, RANDOM, RuleError, own_card_vars
 from .chance import RandomOrder, RandomPick
 from .expressions import Expressions, is_const
 from .flow_cards import CardStatements
@@ -87,7 +87,7 @@ class FlowCompiler(CardStatements):
             o = self.exprs.fn(target.obj)
 
             def set_cvar(st, v):
-                st.C[base + o(st)] = v
+                own_card_vars(st)[base + o(st)] = v
             return set_cvar
         raise AssertionError(target)  # pragma: no cover
 

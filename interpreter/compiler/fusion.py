@@ -87,15 +87,17 @@ def simple_stmt(exprs: Expressions, s) -> list | None:
         value = exprs.expr(s.expr, {})
         if isinstance(s, A.AugSet):
             value = f"{target} {'+' if s.op == '+=' else '-'} {value}"
+    # a card variable is written to the state's own list (a clone shares its original's)
+    own = ["if st.cshared:", "    _own_cvars(st)"] if target.startswith("st.C[") else []
     t = exprs.t(s.expr)
     if t.startswith("list:"):
-        return [f"_v = {value}", f"if len(_v) > {MAX_LIST}:", "    _long(_v)", f"{target} = _v"]
+        return own + [f"_v = {value}", f"if len(_v) > {MAX_LIST}:", "    _long(_v)", f"{target} = _v"]
     if t != "int" or not isinstance(s, A.AugSet) and exprs.small(s.expr):
-        return [f"{target} = {value}"]
-    return [f"_v = {value}",
-            f"if not -{MAX_VALUE} <= _v <= {MAX_VALUE}:",
-            "    _big(_v)",
-            f"{target} = _v"]
+        return own + [f"{target} = {value}"]
+    return own + [f"_v = {value}",
+                  f"if not -{MAX_VALUE} <= _v <= {MAX_VALUE}:",
+                  "    _big(_v)",
+                  f"{target} = _v"]
 
 
 SLOT_STEPS = ("inc", "leave", "put")  # the steps on a flow slot, which cannot fail

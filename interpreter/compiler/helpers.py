@@ -12,7 +12,7 @@ from math import comb, prod
 from operator import itemgetter
 
 from ..machine import EVAL_ERRORS, _explain
-from ..runtime import MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, STACK_MASK, STACK_SHIFT, RuleError
+from ..runtime import MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, STACK_MASK, STACK_SHIFT, RuleError, own_card_vars, own_cells
 from .grids import cell_of, corners, groups, lines, neighbours, open_cells
 
 # EVAL_ERRORS: the VM turns these into RuleErrors for the flow's steps; the
@@ -403,5 +403,5 @@ GENERATED_NAMES = {
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
     "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
-    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_Errors": EVAL_ERRORS + (RuleError,),
+    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_own_cvars": own_card_vars, "_own_cells": own_cells, "_Errors": EVAL_ERRORS + (RuleError,),
 }

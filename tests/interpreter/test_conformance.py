@@ -229,19 +229,34 @@ def test_results_do_not_depend_on_the_hash_seed():
 
 
 @pytest.mark.parametrize("path, n", CASES)
-def test_a_clone_shares_only_tables_its_game_never_changes(path, n):
-    """A game without grids leaves every card's cell at 0, and one that lays
-    nothing face down every face-down flag False: clones share those tables
-    (nothing written there changes them); a game that has them copies them."""
+def test_a_clone_shares_cells_and_flags_until_one_is_written(path, n):
+    """A clone shares each card's cell and face-down flag with its original
+    until either state writes one: a game without grids then never copies
+    the cells (each stays 0), nor one that lays nothing face down the flags
+    (each stays False); whatever the clone writes, its original keeps its
+    own, and the clone holds what a replay of its actions holds."""
     g = game(path)
     st = g.new_state(3, n)
     rng = random.Random(3)
     m = st.m
     cells, faces = list(st.P), list(st.F)
+    step = 0
     while not st.is_terminal:
+        before = (list(st.P), list(st.F))
         twin = st.clone()
-        assert (twin.P is st.P) == (not m.grid_instances) and (twin.F is st.F) == (not m.face_down)
+        assert twin.P is st.P and twin.F is st.F
+        a = choose(twin, rng)
+        twin.apply(a)
+        assert (list(st.P), list(st.F)) == before
+        if not m.grid_instances and not m.face_down:
+            assert twin.P is st.P and twin.F is st.F  # nothing wrote either
+        if step % 10 == 0:
+            replay = g.new_state(3, n)
+            for x in st.history + [a]:
+                replay.apply(x)
+            assert (twin.P, twin.F) == (replay.P, replay.F)
         st.apply(choose(st, rng))
+        step += 1
     if not m.grid_instances:
         assert st.P == cells == [0] * len(cells)
     if not m.face_down:
@@ -275,3 +290,37 @@ def test_a_shared_zone_takes_one_place_and_a_players_zone_one_per_seat(path, n):
         st.apply(choose(st, rng))
         for c in st.inplay:
             assert c in st.Z[st.loc[c]] or any(c in s for s in st.Z[st.loc[c]])
+
+
+@pytest.mark.parametrize("path, n", CASES)
+def test_a_clone_and_its_original_each_write_their_own_card_variables(path, n):
+    """A clone shares its original's card variables until one of the two
+    writes one: what either writes, by its rules or by ``set_card_var``,
+    the other never sees, and each holds what a replay of its own actions
+    holds."""
+    g = game(path)
+    st = g.new_state(7, n)
+    rng = random.Random(7)
+    names = [name for name, _, _ in st.m.cvar_names]
+    step = 0
+    while not st.is_terminal:
+        before = list(st.C)
+        twin = st.clone()
+        a = choose(twin, rng)
+        twin.apply(a)
+        assert st.C == before
+        if step % 10 == 0:
+            replay = g.new_state(7, n)
+            for x in st.history + [a]:
+                replay.apply(x)
+            assert twin.C == replay.C
+        if names and step % 7 == 0:
+            card = st.inplay[step % len(st.inplay)]
+            value = st.card_var(names[0], card)
+            other = st.clone()
+            other.set_card_var(names[0], card, not value if isinstance(value, bool) else value + 1)
+            assert st.C == before and twin.C == twin.clone().C
+            st.set_card_var(names[0], card, value)  # (a write that changes nothing: the clone keeps its own)
+            assert other.card_var(names[0], card) != value and st.C == before
+        st.apply(choose(st, rng))
+        step += 1

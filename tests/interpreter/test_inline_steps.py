@@ -238,3 +238,34 @@ def test_a_card_seen_by_all_then_buried_from_a_hand_is_forgotten(tmp_path, monke
     assert not state.knows(1, c)
     assert not any(state.knows(1, x) for x in state.m.card_ids("A") + state.m.card_ids("B"))
     assert all(state.knows(0, x) for name in "ABC" for x in state.m.card_ids(name))
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["written-inline", "called"])
+def test_a_clone_and_its_original_keep_their_own_face_down_flags(tmp_path, monkeypatch, inline):
+    # a clone shares its original's flags until either writes one (State.clone): a card laid
+    # face down, or lifted face up again, by a move or a deal written inline or called,
+    # changes the flag of the state that played it, never of the other
+    path = tmp_path / "moves.rules"
+    path.write_text(MOVES, encoding="utf-8")
+    with monkeypatch.context() as m:
+        if not inline:
+            closures_only(m)
+        game = load(path)
+    flipped = 0
+    for seed in range(6):
+        state = game.new_state(seed)
+        rnd = random.Random(seed)
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            before = state.F[:]
+            twin = state.clone()
+            a = legal[rnd.randrange(len(legal))]
+            twin.apply(a)
+            assert state.F == before
+            flipped += twin.F != before
+            replay = game.new_state(seed)
+            for x in state.history + [a]:
+                replay.apply(x)
+            assert twin.F == replay.F
+            state.apply(legal[rnd.randrange(len(legal))])
+    assert flipped > 20

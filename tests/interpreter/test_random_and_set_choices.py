@@ -312,3 +312,22 @@ def test_a_set_s_cards_are_read_off_the_hand_at_its_positions(shape, lo, hi):
     hand = [100 + 7 * i for i in range(len(shape))]
     for pos in _subset_positions(shape, lo, min(hi, len(shape))):
         assert _getter(pos)(hand) == tuple(hand[i] for i in pos)
+
+
+def test_a_card_variable_set_at_random_is_the_clones_own(tmp_path):
+    # a random value set in a card variable is written by the flow's own setter (a chance
+    # step, not generated code): the clone that draws it keeps it, its original does not
+    text = SETS.replace("{rows}", ROWS).replace("{which}", "m").replace("{lo}", "1").replace("{hi}", "2")
+    text = text.replace(
+        'action k(cs in subsets of hand(me)) "keep {cs}":',
+        'card var weight: int = 0\naction m(c in hand(me)) "weigh {c}":\n  set c.weight = random [5 for q in players]\n'
+        'action k(cs in subsets of hand(me)) "keep {cs}":')
+    state = load_text(tmp_path, text).new_state(1)
+    state.put(["B"], "hand", 0)
+    card = state.m.card_ids("B")[0]
+    twin = state.clone()
+    twin.apply(twin.legal_actions()[0])
+    assert twin.card_var("weight", card) == 5
+    assert state.card_var("weight", card) == 0
+    state.apply(state.legal_actions()[0])
+    assert state.card_var("weight", card) == 5
