@@ -138,7 +138,12 @@ class KeptPlan:
         kept.places = [list(map(list.copy, x)) if d else x.copy()
                        for x, d in zip(self.get_places(st.Z), self.deep)]
         kept.V = list(self.get_values(st.V))
-        kept.C, kept.loc, kept.P, kept.F = st.C.copy(), st.loc.copy(), st.P.copy(), st.F.copy()
+        kept.loc = st.loc.copy()
+        # the card variables, cells and faces are shared, as a clone shares them: the state
+        # copies them before it writes one (State.clone), and the next check sees the same
+        # list, unchanged, without comparing it
+        kept.C, kept.P, kept.F = st.C, st.P, st.F
+        st.cshared = st.pshared = True
         return True
 
     def _cells_named(self, st, kept) -> set:
@@ -150,6 +155,11 @@ class KeptPlan:
                 for c in compress(range(self.ncards), map(ne, now, before)):
                     out.update(readers.get(loc[c], ()))
         return out
+
+
+# The tables a check keeps by sharing them with the state, and the state's flag that has
+# it copy one before writing it
+_SHARED = {"C": "cshared", "P": "pshared", "F": "pshared"}
 
 
 def _generate(plan: KeptPlan, entries, variables):
@@ -194,10 +204,18 @@ def _generate(plan: KeptPlan, entries, variables):
     tables = [(name, flag) for name, flag, wanted in (("C", "cc", plan.card_var_readers),
                                                       ("loc", "cl", plan.any_cell_readers),
                                                       ("P", "cp", plan.cells), ("F", "cf", plan.cells)) if wanted]
+    # the tables kept are shared with the state (see KeptPlan.first): the same list is the
+    # same table; another, written since, is compared (a write may leave a value as it was)
+    again = []  # the lines that share the tables written since, for the next check
     for name, flag in tables:
-        lines.append(f" {flag} = st.{name} != kept.{name}")
+        if name in _SHARED:
+            lines += [f" n{flag} = st.{name} is not kept.{name}", f" {flag} = n{flag} and st.{name} != kept.{name}"]
+            again += [f" if n{flag}:", f"  kept.{name} = st.{name}", f"  st.{_SHARED[name]} = True"]
+        else:
+            lines.append(f" {flag} = st.{name} != kept.{name}")
+            again += [f" if {flag}:", f"  kept.{name} = st.{name}.copy()"]
         changed.append(flag)
-    lines += [f" if not ({' or '.join(changed) or 'False'}):", "  return True",
+    lines += [f" if not ({' or '.join(changed) or 'False'}):"] + [" " + line for line in again] + ["  return True",
               f" st.m.work_left = {int(MAX_WORK)}"]  # what evaluations go through (see Machine.run)
     if plan.stack_inline:  # (the slots a body written out at each stack reads)
         lines.append(" L = st.L")
@@ -254,8 +272,7 @@ def _generate(plan: KeptPlan, entries, variables):
     if plan.var_watched:
         lines.append(f" if {' or '.join(f'v{k}' for k in range(len(plan.var_watched)))}:")
         lines.append(f"  kept.V = list({ns.ref(plan.get_values, '_g')}(V))")
-    for name, flag in tables:
-        lines += [f" if {flag}:", f"  kept.{name} = st.{name}.copy()"]
+    lines += again
     lines.append(" return True")
     return ns.define("\n".join(lines) + "\n", "_later")
 
