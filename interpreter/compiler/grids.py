@@ -97,7 +97,7 @@ def neighbours(st, inst, cell) -> list:
     """The cards of the grid on the (up to four) cells orthogonally next to
     ``cell``, in the grid's order."""
     P = st.P
-    near = (cell + CELL_ROW, cell - CELL_ROW, cell + 1, cell - 1)
+    near = {cell + CELL_ROW, cell - CELL_ROW, cell + 1, cell - 1}  # (a set: one lookup a card)
     return [c for c in st.Z[inst] if P[c] in near]
 
 
