@@ -17,7 +17,8 @@ import re
 from . import helpers
 
 _ALLOWED = re.compile(r"[A-Za-z0-9_ \n()\[\]+\-*/%&|<>=!.,:~^]*\Z")
-# Compiled code objects by their source, shared by every game of the process.
+# Compiled code objects by their source (a fold's by ("eval", source)), shared by every
+# game of the process.
 _CODE = {}
 MAX_KEPT_CODE = 20_000
 
@@ -66,7 +67,12 @@ class Namespace:
         computed in this namespace: an operation on literals folded when a
         game is compiled (see Expressions.fold)."""
         _allowed(src)
-        return eval(compile(src, "<rulelang:fold>", "eval"), self.ns)  # noqa: S307 - generated names and ints only
+        code = _CODE.get(("eval", src))
+        if code is None:  # (kept as the functions are: the same folds come back with each compile)
+            if len(_CODE) >= MAX_KEPT_CODE:
+                _CODE.clear()
+            code = _CODE[("eval", src)] = compile(src, "<rulelang:fold>", "eval")
+        return eval(code, self.ns)  # noqa: S307 - generated names and ints only
 
 
 def _allowed(src: str) -> None:

@@ -63,8 +63,13 @@ def preamble(a: A.Action) -> list:
     return pre
 
 
-def slots_read(g, e) -> set:
-    """The local slots ``e`` reads, less the loop variables it binds itself."""
+def slots_read(g, e) -> frozenset:
+    """The local slots ``e`` reads, less the loop variables it binds itself
+    (a fact of the rules alone: worked out once per node, see :func:`of_node`)."""
+    return of_node(g, "slots_read", e, lambda: _slots_read(g, e))
+
+
+def _slots_read(g, e) -> frozenset:
     bound = set()
     read = set()
     for x in walk(e):
@@ -74,7 +79,7 @@ def slots_read(g, e) -> set:
             r = g.res.get(id(x))
             if r and r[0] == "slot":
                 read.add(r[1])
-    return read - bound
+    return frozenset(read - bound)
 
 
 def used_once(g, f) -> set:

@@ -42,7 +42,7 @@ def test_a_second_compile_plays_as_a_fresh_one(path):
     warm = rulelang.load_checked(path)
     players = warm.players[0] if warm.players[0] > 1 else warm.players[0] + 1
     _played(warm, path, players, 0)  # a first compile fills warm.derived
-    assert warm.derived.get("plan_facts") and warm.derived.get("zone_reads")
+    assert warm.derived.get("plan_facts") and warm.derived.get("zone_reads") and warm.derived.get("slots_read")
     kept = _sizes(warm.derived)
     assert _played(warm, path, players, 3) == _played(rulelang.load_checked(path), path, players, 3)
     # another parameter set: the facts are of the rules alone
@@ -71,3 +71,17 @@ def test_returns_become_the_lines_that_leave():
     # a loop's body ends where the indentation comes back: a return after it is outside
     assert returns_left(["    for c in y:", "        q = c", "    return 2"], lambda v: [f"r = {v}"]) == \
         ["    for c in y:", "        q = c", "    r = 2"]
+
+
+def test_a_fold_is_compiled_once_and_evaluated_in_each_namespace():
+    # the operations on literals a compile folds come back with each compile: their code
+    # is kept by source, and each namespace reads its own names
+    from interpreter.compiler import source
+    a, b = source.Namespace(), source.Namespace()
+    x, y = a.ref(7), b.ref(9)
+    assert x == y  # (each namespace numbers its own names alike)
+    src = f"{x} * 3 + 1"
+    assert a.value(src) == 22
+    code = source._CODE[("eval", src)]
+    assert b.value(src) == 28
+    assert source._CODE[("eval", src)] is code
