@@ -317,7 +317,7 @@ def deal_one_source(s, exprs: Expressions, track: bool, knowledge: bool = True) 
         (["st.K[_c] |= st.vis[_d]"] if knowledge else []) + (set_face_source(False) if track else [])
 
 
-def deal_one(s, exprs: Expressions, knowledge: bool = True, track: bool = True):
+def deal_one(s, exprs: Expressions, track: bool = True, knowledge: bool = True):
     """One card of a ``deal``, from the top of the source to the destination;
     returns the card (the caller checked there are enough)."""
     src, dst = exprs.fn(s.source), exprs.fn(s.dest)

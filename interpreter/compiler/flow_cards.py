@@ -97,7 +97,7 @@ class CardStatements:
         # one card at a time, each followed by the triggers it fires
         count, src = self.exprs.fn(s.count), self.exprs.fn(s.source)
         left, cards = self.new_slot(), self.new_slot()
-        one = effects.deal_one(s, self.exprs, self.m.knowledge, self.m.face_down)
+        one = effects.deal_one(s, self.exprs, self.m.face_down, self.m.knowledge)
 
         def start(st):
             st.L[left] = count(st)
