@@ -143,7 +143,10 @@ class KeptPlan:
         # copies them before it writes one (State.clone), and the next check sees the same
         # list, unchanged, without comparing it
         kept.C, kept.P, kept.F = st.C, st.P, st.F
-        st.cshared = st.pshared = True
+        if self.card_var_readers:  # (what no check compares may change under kept)
+            st.cshared = True
+        if self.cells:
+            st.pshared = True
         return True
 
     def _cells_named(self, st, kept) -> set:
