@@ -12,7 +12,8 @@ from math import comb, prod
 from operator import itemgetter
 
 from ..machine import EVAL_ERRORS, _explain
-from ..runtime import MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, STACK_MASK, STACK_SHIFT, RuleError, own_card_vars, own_cells
+from ..runtime import (MAX_LIST, MAX_SEARCH, MAX_VALUE, MAX_WORK, STACK_MASK, STACK_SHIFT, RuleError, own_card_vars,
+                       own_cells)
 from .grids import cell_of, corners, groups, lines, neighbours, open_cells
 
 # EVAL_ERRORS: the VM turns these into RuleErrors for the flow's steps; the
