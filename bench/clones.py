@@ -13,6 +13,10 @@ Memory is measured with tracemalloc over 1,000 clones of a mid-game state.
 The states are a search's: a bot's samples go on without keeping who has
 seen which card (``State.resample(..., knowledge=False)``), so the game is
 loaded with ``knowledge=False``; ``--knowledge`` keeps it.
+Each game is measured in a process of its own: in one process, what the
+games before it left behind (memory laid out otherwise) moved the baseline's
+time by a quarter, and the ratio with it (``--same-process`` measures them
+all in this one).
 Like bench/playouts.py, this script reads ``../shared`` and says so when it
 is missing; it is a benchmark, never a test.
 """
@@ -23,6 +27,7 @@ import argparse
 import importlib
 import random
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -102,13 +107,28 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--knowledge", action="store_true",
                     help="keep who has seen which card (default: not, as a search bot's samples)")
+    ap.add_argument("--same-process", action="store_true",
+                    help="measure every game in this process (default: each in a process of its own)")
+    ap.add_argument("--no-header", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    unknown = [g for g in args.games if g not in GAMES]
+    if unknown:
+        ap.error(f"unknown game {unknown[0]!r}: one of {', '.join(GAMES)}")
     if (SHARED / "baseline").is_dir():
         sys.path.insert(0, str(SHARED))
     else:
         print(f"note: {SHARED / 'baseline'} is missing; the interpreter alone", file=sys.stderr)
-    print(f"{'game':22} {'players':>7} {'clone+apply':>12} {'bytes/state':>12} "
-          f"{'baseline':>10} {'bytes':>8} {'ratio':>6}")
+    if not args.no_header:
+        print(f"{'game':22} {'players':>7} {'clone+apply':>12} {'bytes/state':>12} "
+              f"{'baseline':>10} {'bytes':>8} {'ratio':>6}", flush=True)
+    if len(args.games) > 1 and not args.same_process:
+        for stem in args.games:
+            cmd = [sys.executable, __file__, stem, "--positions", str(args.positions), "--repeat", str(args.repeat),
+                   "--no-header"] + (["--knowledge"] if args.knowledge else [])
+            done = subprocess.run(cmd, check=False)
+            if done.returncode:
+                return done.returncode
+        return 0
     for stem in args.games:
         players = GAMES[stem]
         ours = interpreter_side(stem, players, args.positions, args.knowledge)
