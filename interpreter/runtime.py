@@ -238,6 +238,12 @@ class State:
         s.inplay = self.inplay
         return s
 
+    def __copy__(self) -> "State":  # copy.copy and copy.deepcopy: a clone (a copy of the slots would share them)
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "State":
+        return self.clone()
+
     # ------------------------------------------------------------ actions
     def legal_actions(self) -> list:
         """The legal actions, in a stable order.  Each is a tuple of ints;

@@ -324,3 +324,19 @@ def test_a_clone_and_its_original_each_write_their_own_card_variables(path, n):
             assert other.card_var(names[0], card) != value and st.C == before
         st.apply(choose(st, rng))
         step += 1
+
+
+@pytest.mark.parametrize("path, n", CASES[:1] + CASES[-1:])
+def test_copy_and_deepcopy_of_a_state_are_clones(path, n):
+    # a copy made by the copy module plays on its own, as a clone does, and shares no place
+    import copy
+    st = game(path).new_state(2, n)
+    rng = random.Random(2)
+    for _ in range(5):
+        st.apply(choose(st, rng))
+    before = snapshot(st)
+    for twin in (copy.copy(st), copy.deepcopy(st)):
+        assert snapshot(twin) == before
+        assert all(a is not b for a, b in zip(twin.Z, st.Z)) and twin.L is not st.L
+        twin.apply(choose(twin, rng))
+        assert snapshot(st) == before
