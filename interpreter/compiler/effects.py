@@ -25,6 +25,15 @@ def set_face_source(down: bool) -> list:
             f"    st.F[_c] = {lit(down)}"]
 
 
+def set_face(st, c, down: bool) -> None:
+    """Lay card ``c`` face down (or up) in the state's own flags: what
+    :func:`set_face_source` writes, for the steps that are called; its
+    callers call it only when the flag changes."""
+    if st.pshared:
+        own_cells(st)
+    st.F[c] = down
+
+
 def landing(st, d, is_stack: bool):
     """(zone instance, list of cards) where cards put on ``d`` (a pile, or
     an encoded stack) land."""
@@ -58,9 +67,7 @@ def move(s, exprs: Expressions, m: Machine):
             if not unseen:
                 K[c] |= seen
             if track and st.F[c] != face_down:  # (written when it changes: see set_face_source)
-                if st.pshared:
-                    own_cells(st)
-                st.F[c] = face_down
+                set_face(st, c, face_down)
 
     def put_all(st, cards):
         d = dest(st)
@@ -178,8 +185,7 @@ def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
 
     def move_to_cell(st):
         c, x, inst = what(st), cell(st), dest(st)
-        if st.pshared:
-            own_cells(st)
+        own_cells(st)  # (a cell is written below)
         P = st.P
         grid = st.Z[inst]
         w, h, either = boxes[inst]
@@ -230,8 +236,7 @@ def swap(s, exprs: Expressions, m: Machine):
         px[kx], py[ky] = y, x
         st.loc[x], st.loc[y] = iy, ix
         if grids:  # in a grid, each takes the other's cell
-            if st.pshared:
-                own_cells(st)
+            own_cells(st)
             P = st.P
             P[x], P[y] = P[y], P[x]
         if not knowledge:
@@ -285,9 +290,7 @@ def deal(s, exprs: Expressions, track: bool = True, knowledge: bool = True):
             if knowledge:
                 K[c] |= seen
             if track and st.F[c]:  # dealt cards land face up
-                if st.pshared:
-                    own_cells(st)
-                st.F[c] = False
+                set_face(st, c, False)
     lines = [f"_k = {exprs.expr(s.count, {})}", f"_p = st.Z[{exprs.expr(s.source, {})}]", "if _k > len(_p):",
              f"    {exprs.ns.ref(short_deal)}(_k, _p)", f"_d = {exprs.expr(s.dest, {})}", *landing_source(dt),
              *(["_s = st.vis[_d]"] if knowledge else []), "for _ in range(_k):", "    _c = _p.pop()",
@@ -331,8 +334,6 @@ def deal_one(s, exprs: Expressions, track: bool = True, knowledge: bool = True):
         if knowledge:
             st.K[c] |= st.vis[inst]
         if track and st.F[c]:  # (a game that lays nothing face down keeps every flag False)
-            if st.pshared:
-                own_cells(st)
-            st.F[c] = False
+            set_face(st, c, False)
         return c
     return deal_one

@@ -228,6 +228,23 @@ def test_results_do_not_depend_on_the_hash_seed():
     assert outputs[0] == outputs[1]
 
 
+def _twin_played(g, st, n, seed, rng, step, tables):
+    """A clone of ``st`` that played one random action; ``st``'s ``tables``
+    (their values) unchanged by it, and, every 10th step, the clone's equal
+    to those of a replay of its actions from ``seed``."""
+    before = [list(getattr(st, t)) for t in tables]
+    twin = st.clone()
+    a = choose(twin, rng)
+    twin.apply(a)
+    assert [list(getattr(st, t)) for t in tables] == before
+    if step % 10 == 0:
+        replay = g.new_state(seed, n)
+        for x in st.history + [a]:
+            replay.apply(x)
+        assert [getattr(twin, t) for t in tables] == [getattr(replay, t) for t in tables]
+    return twin
+
+
 @pytest.mark.parametrize("path, n", CASES)
 def test_a_clone_shares_cells_and_flags_until_one_is_written(path, n):
     """A clone shares each card's cell and face-down flag with its original
@@ -242,19 +259,10 @@ def test_a_clone_shares_cells_and_flags_until_one_is_written(path, n):
     cells, faces = list(st.P), list(st.F)
     step = 0
     while not st.is_terminal:
-        before = (list(st.P), list(st.F))
-        twin = st.clone()
-        assert twin.P is st.P and twin.F is st.F
-        a = choose(twin, rng)
-        twin.apply(a)
-        assert (list(st.P), list(st.F)) == before
+        assert st.clone().P is st.P and st.clone().F is st.F
+        twin = _twin_played(g, st, n, 3, rng, step, ("P", "F"))
         if not m.grid_instances and not m.face_down:
             assert twin.P is st.P and twin.F is st.F  # nothing wrote either
-        if step % 10 == 0:
-            replay = g.new_state(3, n)
-            for x in st.history + [a]:
-                replay.apply(x)
-            assert (twin.P, twin.F) == (replay.P, replay.F)
         st.apply(choose(st, rng))
         step += 1
     if not m.grid_instances:
@@ -304,22 +312,14 @@ def test_a_clone_and_its_original_each_write_their_own_card_variables(path, n):
     names = [name for name, _, _ in st.m.cvar_names]
     step = 0
     while not st.is_terminal:
-        before = list(st.C)
-        twin = st.clone()
-        a = choose(twin, rng)
-        twin.apply(a)
-        assert st.C == before
-        if step % 10 == 0:
-            replay = g.new_state(7, n)
-            for x in st.history + [a]:
-                replay.apply(x)
-            assert twin.C == replay.C
+        twin = _twin_played(g, st, n, 7, rng, step, ("C",))
         if names and step % 7 == 0:
+            before, twin_before = list(st.C), list(twin.C)
             card = st.inplay[step % len(st.inplay)]
             value = st.card_var(names[0], card)
             other = st.clone()
             other.set_card_var(names[0], card, not value if isinstance(value, bool) else value + 1)
-            assert st.C == before and twin.C == twin.clone().C
+            assert st.C == before and twin.C == twin_before
             st.set_card_var(names[0], card, value)  # (a write that changes nothing: the clone keeps its own)
             assert other.card_var(names[0], card) != value and st.C == before
         st.apply(choose(st, rng))
