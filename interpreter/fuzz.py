@@ -68,7 +68,7 @@ ONCE_KINDS = ("example", "same_deal")  # judged once per run, before the search 
 POLICIES = ("uniform", "first", "last", "stubborn", "stall")
 PREFIX_STEPS = 400
 # An example plays on to this many actions, in at most this many games.
-EXAMPLE_ACTIONS = 400
+EXAMPLE_ACTIONS = 1000
 EXAMPLE_GAMES = 8
 # Every so many games, one is played again to check that it comes out the same.
 REPLAY_EVERY = 25

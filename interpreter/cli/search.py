@@ -23,7 +23,7 @@ from .group import RULES_FILE, _Failure, _parse_sets, _usage_error, cli
               help="A player count, or 'all' for every count the game allows.")
 @click.option("--examples", type=click.IntRange(min=1), default=None,
               help="Examples per search (each kind of finding gets its own search; an example plays "
-                   "games until it has 400 actions). Default: 100, or as many as --time allows.")
+                   "games until it has 1,000 actions). Default: 100, or as many as --time allows.")
 @click.option("--time", "time_limit", type=click.FloatRange(min=0.1), default=None, metavar="SECONDS",
               help="Stop searching after this many seconds and report what was found.")
 @click.option("--max-actions", type=click.IntRange(min=1), default=5000, show_default=True,

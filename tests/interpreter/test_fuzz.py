@@ -558,6 +558,22 @@ def test_a_flow_without_while_loops_is_not_searched_for_repeated_positions(monke
     report = fuzz(ROOT / "games" / "emu_ranchers.rules", players=2, examples=3, kinds=("cycle",))
     assert "small" in used, summary(report)
 
+def test_an_example_plays_games_until_it_has_played_its_actions():
+    """Hypothesis's own work per example costs about as much as a short
+    game, so an example plays game after game until it has played
+    EXAMPLE_ACTIONS actions, or EXAMPLE_GAMES games of a short game."""
+    from interpreter.fuzz import EXAMPLE_ACTIONS, EXAMPLE_GAMES
+    fox = fuzz(ROOT / "games" / "fox_in_the_henhouse.rules", players=4, examples=5, vary_small=False,
+               kinds=("dead_state",))
+    longest = 400  # a 4-player game of Fox at its defaults is about 260 actions long
+    assert fox.findings == [], summary(fox)
+    assert 5 * EXAMPLE_ACTIONS <= fox.actions < 5 * (EXAMPLE_ACTIONS + longest), summary(fox)
+    assert 5 * 2 <= fox.games < 5 * EXAMPLE_GAMES, summary(fox)  # more than one game each, never the cap
+    short = fuzz(rules_path("bidding_war", twin=True), players=2, examples=5, vary_small=False)
+    assert short.findings == [] and short.games == 5 * EXAMPLE_GAMES, summary(short)  # its games are short
+    assert short.actions < 5 * EXAMPLE_ACTIONS, summary(short)
+
+
 def test_the_uniform_pick_draws_what_randrange_draws():
     """The fuzzer's uniform policy picks as ``Random.randrange(n)`` does, from
     the same bits (interpreter.fuzz, ``choose``): the games a seed plays are
