@@ -16,8 +16,8 @@ compares against is a :class:`Kept`, one per game.
 from __future__ import annotations
 
 import re
-from itertools import compress
-from operator import ne
+from itertools import chain
+from operator import itemgetter
 
 from .checks import EVAL_ERRORS, _getter
 from .compiler.source import Namespace
@@ -104,7 +104,9 @@ class KeptPlan:
                 for j in places:
                     self.place_cell_readers.setdefault(j, []).append(i)
         self.cells = bool(self.any_cell_readers or self.place_cell_readers)
-        self.ncards = len(m.card_names)
+        # for each such place: its index in Z and among the watched, is it a row of stacks, its readers
+        self.cell_places = [(j, at[j], self.deep[at[j]], tuple(readers))
+                            for j, readers in sorted(self.place_cell_readers.items())]
         # the invariants that are not kept (they read more, or cost less than comparing): every time
         self.each = [f for (f, _, _), r in zip(m.invariants, m.invariant_reads) if r is None] + \
             [f for f, _ in self.every]
@@ -149,14 +151,27 @@ class KeptPlan:
             st.pshared = True
         return True
 
-    def _cells_named(self, st, kept) -> set:
-        """The entries that read the cells and faces of a place's cards, for
-        the places of the cards whose cell or face changed."""
-        loc, readers, out = st.loc, self.place_cell_readers, set()
-        for now, before in ((st.P, kept.P), (st.F, kept.F)):
-            if now != before:
-                for c in compress(range(self.ncards), map(ne, now, before)):
-                    out.update(readers.get(loc[c], ()))
+    def _cells_named(self, st, kept, cp: bool, cf: bool) -> set:
+        """The entries that read the cells and faces of a place's cards,
+        for the places holding a card whose cell (``cp``: some cell changed)
+        or face (``cf``) changed.  Only the cards now in a place that did
+        not change are looked at: a card that left a place, or came, changed
+        the place itself, and its readers are evaluated for that anyway.
+        (A few lookups per card of those places, where comparing every
+        card's cell and face took 5 µs on Hens.)"""
+        Z, old, out = st.Z, kept.places, set()
+        P, F, oldP, oldF = st.P, st.F, kept.P, kept.F
+        for j, k, deep, readers in self.cell_places:
+            z = Z[j]
+            if z != old[k]:
+                continue
+            if deep:
+                z = list(chain.from_iterable(z))
+            if not z:
+                continue
+            get = itemgetter(*z)
+            if (cp and get(P) != get(oldP)) or (cf and get(F) != get(oldF)):
+                out.update(readers)
         return out
 
 
@@ -223,7 +238,7 @@ def _generate(plan: KeptPlan, entries, variables):
     if plan.stack_inline:  # (the slots a body written out at each stack reads)
         lines.append(" L = st.L")
     if plan.place_cell_readers:
-        lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept) if cp or cf else ()")
+        lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept, cp, cf) if cp or cf else ()")
     # the rows of stacks some entry checks stack by stack: one pass over each row that
     # changed finds the stacks that changed, copies each, and checks it for every such entry
     rows = {}  # row -> [(the lines checking its stack y1 at index y, the flags that have it checked whole)]

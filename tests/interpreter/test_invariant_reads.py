@@ -339,6 +339,58 @@ outcome(p):
         ["invariant could not be evaluated: A is not in a grid"]
 
 
+DRIFT = """\
+game "Drift"
+players 2
+cards:
+  "A"
+  "B"
+zone deck: pile, public
+zone yard: grid 5 by 5, per player, public
+invariant all(all(not x.face_down and size(neighbours(yard(p), cell_of(x))) >= 1 for x in yard(p)) for p in players) "every card in a yard lies face up next to another"
+action drift(x in open_cells(yard(me))) "move B to {x}":
+  move "B" to yard(me) at x
+action hide "hide B":
+  move "B" face down to yard(me) at cell_of("B")
+action stay "stay":
+  pass
+play:
+  move "A" to yard(0) at open_cells(yard(0))[0]
+  move "B" to yard(0) at open_cells(yard(0))[0]
+  repeat 3 times:
+    turn 0:
+      choose drift, hide, stay
+outcome(p):
+  score 0
+"""
+
+
+def test_a_card_that_moves_or_turns_over_within_its_grid_has_the_invariant_checked_again(tmp_path):
+    """B, the last card of the yard, moves to another cell of it, or turns
+    face down where it lies: the yard holds the same cards in the same
+    order, and only B's cell or face tells the step apart.  After each
+    first action, the kept check agrees with the invariant evaluated
+    afresh, and some of them break it."""
+    path = tmp_path / "drift.rules"
+    path.write_text(DRIFT)
+    game = load(path, check_invariants=True)
+    first = game.new_state(0, 2)
+    verdicts = []
+    for action in first.legal_actions():
+        state = game.new_state(0, 2)
+        m, kept = state.m, Kept()
+        check = m.holds_for(2)
+        assert check(state, kept)
+        yard = list(state.Z[m.zones[1].base])
+        state.apply(action)
+        assert state.Z[m.zones[1].base] == yard  # the same cards, in the same order
+        fresh = not m.broken_invariants(state, declared_only=True)
+        assert check(state, kept) == fresh, state.action_text(action)
+        verdicts.append((state.action_text(action), fresh))
+    assert ("hide B", False) in verdicts and ("stay", True) in verdicts
+    assert {ok for text, ok in verdicts if text.startswith("move B")} == {True, False}
+
+
 STACKS = """\
 game "Rows"
 players 2
