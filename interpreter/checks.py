@@ -79,7 +79,7 @@ class MachineChecks:
         F = tuple(map(L.__getitem__, self.flow_slots))
         if list in map(type, F):
             F = tuple(tuple(v) if isinstance(v, list) else v for v in F)
-        return (tuple(Z), V, tuple(st.C), F, st.pc, st.me, st.chance_n, st.done,
+        return (tuple(Z), V, tuple(st.C), F, st.pc, st.me, st.chance_n, st.is_terminal,
                 tuple(st.F) if self.face_down else ())
 
     def small_key_for(self, n: int):
@@ -119,7 +119,7 @@ class MachineChecks:
         elif slots:
             parts.append(f"{ns.ref(_getter(slots), '_l')}(L)")
         parts += [f"(tuple(L[{k}]) if L[{k}].__class__ is list else L[{k}])" for k in listed]
-        parts += ["st.pc", "st.me", "st.chance_n", "st.done"]
+        parts += ["st.pc", "st.me", "st.chance_n", "st.is_terminal"]
         src = "\n".join(["def _small(st):", " Z = st.Z", " V = st.V", " L = st.L", f" key = ({', '.join(parts)},)",
                          " try:", "  return hash(key)",  # (a variable that holds a list: as bytes)
                          " except TypeError:", f"  return {ns.ref(self._small_key_of_lists, '_b')}(key)"]) + "\n"
@@ -150,7 +150,7 @@ class MachineChecks:
         int and a list from a tuple, where the key does not: for a repeated
         position that can only mean a repeat not seen, never a false one.)"""
         places, flow = self._getters(st.n)
-        parts = [places(st.Z), st.V, st.C, flow(st.L), st.pc, st.me, st.chance_n, st.done]
+        parts = [places(st.Z), st.V, st.C, flow(st.L), st.pc, st.me, st.chance_n, st.is_terminal]
         if self.face_down:
             parts.append(st.F)
         if self.grid_instances:

@@ -92,7 +92,7 @@ def run_example(game, ex: A.Example) -> ExampleResult:
     except RuleError as err:
         failures.append((str(err.span or ex.span), f"a statement failed: {err.message}"))
         return ExampleResult(ex.text, str(ex.span), n, tuple(failures))
-    if not st.done:  # pragma: no cover - the checker refuses a choice in an example
+    if not st.is_terminal:  # pragma: no cover - the checker refuses a choice in an example
         failures.append((str(ex.span), "its statements stopped at a decision"))
     # an expectation the flow never came to says nothing: the game ended first
     failures += [(str(e.span), "never checked: the game ended before this line (an `end game` in the rules)")

@@ -67,7 +67,7 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
     mes, legals = [], []  # for seats: who decided, out of what, at the steps not given it yet
     try:
         while True:
-            if state.done:
+            if state.is_terminal:
                 _at_the_end(state, step, held, holds if invariants else None, skip)
                 return actions, state
             if invariants:

@@ -183,7 +183,7 @@ class Machine(MachineViews, MachineChecks):
         st.L = [0] * self.nslots
         st.me = 0
         st.pc = 0
-        st.done = False
+        st.is_terminal = False
         st.chance_n = 0
         st._played = None  # (earlier, last action), see State.history
         st._legal = None
@@ -297,7 +297,7 @@ class Machine(MachineViews, MachineChecks):
                         return
                     pc = a.sample(st, k, pc)
                 else:  # END
-                    st.done = True
+                    st.is_terminal = True
                     return
         except RuleError as err:
             if err.span is None:

@@ -122,7 +122,7 @@ def no_choice(st) -> list:
     """The legal actions where the flow stands at no choice: none at the
     end or at a chance event; anywhere else a rule error stopped the game
     between two decisions (``Machine.legal_at`` of every pc but a choice's)."""
-    if st.done or st.chance_n:
+    if st.is_terminal or st.chance_n:
         return []
     raise RuleError("no choice stands here: the game stopped at a rule error")
 
@@ -166,7 +166,9 @@ class State:
     """One position of a game.  Use ``legal_actions()``, ``apply()``,
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
 
-    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "P", "F", "vis", "pc", "me", "rng", "done",
+    # (is_terminal is a slot, read as it is, not a property: in Python 3.11 a property costs
+    # a call, 130 ns of the 2.8 µs of a random playout's action of Fox in the Henhouse)
+    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "P", "F", "vis", "pc", "me", "rng", "is_terminal",
                  "chance_n", "_played", "_legal", "inplay", "cshared", "pshared")
 
     # ------------------------------------------------------------ basics
@@ -177,15 +179,11 @@ class State:
     @property
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` (-1) or ``TERMINAL`` (-2)."""
-        if self.done:
+        if self.is_terminal:
             return TERMINAL
         if self.chance_n:
             return CHANCE
         return self.me
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.done
 
     @property
     def history(self) -> list:
@@ -202,7 +200,7 @@ class State:
 
     @property
     def is_chance_node(self) -> bool:
-        return bool(self.chance_n) and not self.done
+        return bool(self.chance_n) and not self.is_terminal
 
     def clone(self) -> "State":
         m = self.m
@@ -231,7 +229,7 @@ class State:
         s.pc = self.pc
         s.me = self.me
         s.rng = self.rng
-        s.done = self.done
+        s.is_terminal = self.is_terminal
         s.chance_n = self.chance_n
         s._played = self._played  # shared: a chain that only grows at its end
         s._legal = self._legal
@@ -258,7 +256,7 @@ class State:
         outcome index at a chance node)."""
         legal = self._legal  # (listed: so the game is not over, nor at a chance node)
         if not legal:  # not listed yet, or nothing to list
-            if self.done:
+            if self.is_terminal:
                 raise IllegalAction("the game is over")
             if self.chance_n:
                 if not isinstance(action, int) or not 0 <= action < self.chance_n:
@@ -308,7 +306,7 @@ class State:
     def chance_outcomes(self) -> list:
         """``[(outcome, probability), ...]`` at a chance node, else []."""
         n = self.chance_n
-        if not n or self.done:
+        if not n or self.is_terminal:
             return []
         p = 1.0 / n
         return [(i, p) for i in range(n)]
@@ -493,5 +491,5 @@ class State:
         return [self.action_text(a) for a in self.legal_actions()]
 
     def __repr__(self):
-        who = "terminal" if self.done else ("chance" if self.chance_n else f"player {self.me + 1}")
+        who = "terminal" if self.is_terminal else ("chance" if self.chance_n else f"player {self.me + 1}")
         return f"<State {self.m.title!r} {who}, {len(self.history)} moves>"

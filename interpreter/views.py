@@ -176,14 +176,14 @@ class MachineViews:
         V = st.V
         obs = {
             "player": player,
-            "to_move": (None if st.done else ("chance" if st.chance_n else st.me)),
-            "terminal": st.done,
+            "to_move": (None if st.is_terminal else ("chance" if st.chance_n else st.me)),
+            "terminal": st.is_terminal,
             "zones": zones,
             "vars": {name: self.json_value(t, V[i]) for name, t, i in self.var_names},
             "player_vars": {name: [self.json_value(t, V[base + p]) for p in range(st.n)]
                             for name, t, base in self.pvar_names},
         }
-        if st.done:
+        if st.is_terminal:
             obs["scores"] = self.scores(st)
         return obs
 

@@ -346,7 +346,7 @@ class _Writer:
                 return
             elif op == END:
                 self.out(depth, f"st.pc = {pc}")
-                self.out(depth, "st.done = True")
+                self.out(depth, "st.is_terminal = True")
                 self.out(depth, "return -1")
                 return
             elif op == RANDOM:

@@ -27,7 +27,7 @@ TARGETS = [ROOT / "tests" / "fuzz_targets" / f"{name}.rules" for name in ("jeste
 
 def parts(st) -> tuple:
     """Everything of a state that decides the game from here on."""
-    return (st.Z, st.V, st.C, st.L, st.pc, st.me, st.done, st.chance_n, st.loc, st.P, st.F, st.rng)
+    return (st.Z, st.V, st.C, st.L, st.pc, st.me, st.is_terminal, st.chance_n, st.loc, st.P, st.F, st.rng)
 
 
 def play_both(keeping, blind, players, seed, steps=600):
