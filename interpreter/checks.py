@@ -104,7 +104,7 @@ class MachineChecks:
         from .compiler.source import Namespace  # the generated code's one gate (see there)
 
         # one tuple, written out for this machine: each live place's size, the variables,
-        # the flow slots, then pc, me, chance and done.  Each part is read by a subscript
+        # the flow slots, then pc, me, chance and is_terminal.  Each part is read by a subscript
         # (quicker than a tuple made by map or a getter, for a few of them), the variables
         # and the flow slots of a game with many by one slice or getter (at C speed);
         # a slot a let sets to a list is read as a tuple (a list has no hash)

@@ -104,6 +104,10 @@ class KeptPlan:
                 for j in places:
                     self.place_cell_readers.setdefault(j, []).append(i)
         self.cells = bool(self.any_cell_readers or self.place_cell_readers)
+        # _cells_named leaves out a place that changed: its readers of cells and faces are evaluated
+        # whole for that change (none is checked stack by stack: reads.stack_split refuses a body
+        # that reads a cell or a face, which would miss a card turned over in an unchanged stack)
+        assert not any(entries[i][3] for i in self.by_stack), "a body checked stack by stack reads a cell"
         # for each such place: its index in Z and among the watched, is it a row of stacks, its readers
         self.cell_places = [(j, at[j], self.deep[at[j]], tuple(readers))
                             for j, readers in sorted(self.place_cell_readers.items())]

@@ -558,10 +558,11 @@ def test_a_flow_without_while_loops_is_not_searched_for_repeated_positions(monke
     report = fuzz(ROOT / "games" / "emu_ranchers.rules", players=2, examples=3, kinds=("cycle",))
     assert "small" in used, summary(report)
 
+
 def test_an_example_plays_games_until_it_has_played_its_actions():
-    """Hypothesis's own work per example costs about as much as a short
-    game, so an example plays game after game until it has played
-    EXAMPLE_ACTIONS actions, or EXAMPLE_GAMES games of a short game."""
+    """Hypothesis's own work per example takes about a millisecond, so an
+    example plays game after game until it has played EXAMPLE_ACTIONS
+    actions, or EXAMPLE_GAMES games of a short game."""
     from interpreter.fuzz import EXAMPLE_ACTIONS, EXAMPLE_GAMES
     fox = fuzz(ROOT / "games" / "fox_in_the_henhouse.rules", players=4, examples=5, vary_small=False,
                kinds=("dead_state",))

@@ -391,6 +391,60 @@ def test_a_card_that_moves_or_turns_over_within_its_grid_has_the_invariant_check
     assert {ok for text, ok in verdicts if text.startswith("move B")} == {True, False}
 
 
+ROW_FLIPS = """\
+game "Row flips"
+players 2
+cards:
+  "A"
+  "B"
+  "C"
+  "D"
+zone deck: pile, public
+zone rows: stacks, public
+invariant sum(count(c.face_down for c in s) for s in rows) <= 1 "at most one card lies face down"
+action flip(s in rows) "flip the top of {s}":
+  move top(s) face down to s
+action stay "stay":
+  pass
+play:
+  move all_cards() to deck
+  move top(deck) to new stack in rows
+  move top(deck) to rows[0]
+  move top(deck) to new stack in rows
+  move top(deck) to rows[1]
+  repeat 2 times:
+    turn 0:
+      choose flip, stay
+outcome(p):
+  score 0
+"""
+
+
+def test_a_card_turned_over_within_its_stack_has_the_invariant_checked_again(tmp_path):
+    """The same in a row of stacks: the top card of a stack goes face down
+    on the same stack, the row's stacks hold the same cards in the same
+    order, and a second such flip breaks the invariant."""
+    path = tmp_path / "row_flips.rules"
+    path.write_text(ROW_FLIPS)
+    game = load(path, check_invariants=True)
+    first = game.new_state(0, 2)
+    broken = 0
+    for one in range(len(first.legal_actions())):
+        for two in range(len(first.legal_actions())):
+            state = game.new_state(0, 2)
+            m, kept = state.m, Kept()
+            check = m.holds_for(2)
+            assert check(state, kept)
+            for k in (one, two):
+                rows = [list(x) for x in state.Z[m.zones[1].base]]
+                state.apply(state.legal_actions()[k])
+                assert state.Z[m.zones[1].base] == rows
+                fresh = not m.broken_invariants(state, declared_only=True)
+                assert check(state, kept) == fresh, (one, two)
+                broken += not fresh
+    assert broken == 2  # a flip of each stack, in either order
+
+
 STACKS = """\
 game "Rows"
 players 2
