@@ -214,8 +214,8 @@ class _Fuzzer:
 
             # An example plays games until it has played EXAMPLE_ACTIONS
             # actions (at most EXAMPLE_GAMES): Hypothesis's own work per
-            # example takes about a millisecond, a whole game of Fox in the
-            # Henhouse (see docs/fuzzing.md).  The later games take
+            # example takes about a millisecond, as long as a short game
+            # (see docs/fuzzing.md).  The later games take
             # seeds of their own and the same policy, without the prefix.
             start = self.played_actions
             for k in range(EXAMPLE_GAMES):

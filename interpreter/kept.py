@@ -161,8 +161,8 @@ class KeptPlan:
         or face (``cf``) changed.  Only the cards now in a place that did
         not change are looked at: a card that left a place, or came, changed
         the place itself, and its readers are evaluated for that anyway.
-        (A few lookups per card of those places, where comparing every
-        card's cell and face took 5 µs on Hens.)"""
+        (A few lookups per card of those places: comparing every card's
+        cell and face took 5 µs in a game of about a hundred cards.)"""
         Z, old, out = st.Z, kept.places, set()
         P, F, oldP, oldF = st.P, st.F, kept.P, kept.F
         for j, k, deep, readers in self.cell_places:
