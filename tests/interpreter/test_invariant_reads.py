@@ -365,6 +365,20 @@ outcome(p):
 """
 
 
+def _step_checked(state, check, kept, action) -> bool:
+    """Apply ``action`` to a state whose second zone keeps its cards in
+    their order; assert that the kept check agrees with the invariants
+    evaluated afresh, and return that verdict."""
+    m = state.m
+    place = state.Z[m.zones[1].base]
+    before = [list(x) if isinstance(x, list) else x for x in place]
+    state.apply(action)
+    assert state.Z[m.zones[1].base] == before  # the same cards, in the same order
+    fresh = not m.broken_invariants(state, declared_only=True)
+    assert check(state, kept) == fresh, state.action_text(action)
+    return fresh
+
+
 def test_a_card_that_moves_or_turns_over_within_its_grid_has_the_invariant_checked_again(tmp_path):
     """B, the last card of the yard, moves to another cell of it, or turns
     face down where it lies: the yard holds the same cards in the same
@@ -378,15 +392,9 @@ def test_a_card_that_moves_or_turns_over_within_its_grid_has_the_invariant_check
     verdicts = []
     for action in first.legal_actions():
         state = game.new_state(0, 2)
-        m, kept = state.m, Kept()
-        check = m.holds_for(2)
+        kept, check = Kept(), state.m.holds_for(2)
         assert check(state, kept)
-        yard = list(state.Z[m.zones[1].base])
-        state.apply(action)
-        assert state.Z[m.zones[1].base] == yard  # the same cards, in the same order
-        fresh = not m.broken_invariants(state, declared_only=True)
-        assert check(state, kept) == fresh, state.action_text(action)
-        verdicts.append((state.action_text(action), fresh))
+        verdicts.append((state.action_text(action), _step_checked(state, check, kept, action)))
     assert ("hide B", False) in verdicts and ("stay", True) in verdicts
     assert {ok for text, ok in verdicts if text.startswith("move B")} == {True, False}
 
@@ -432,16 +440,10 @@ def test_a_card_turned_over_within_its_stack_has_the_invariant_checked_again(tmp
     for one in range(len(first.legal_actions())):
         for two in range(len(first.legal_actions())):
             state = game.new_state(0, 2)
-            m, kept = state.m, Kept()
-            check = m.holds_for(2)
+            kept, check = Kept(), state.m.holds_for(2)
             assert check(state, kept)
             for k in (one, two):
-                rows = [list(x) for x in state.Z[m.zones[1].base]]
-                state.apply(state.legal_actions()[k])
-                assert state.Z[m.zones[1].base] == rows
-                fresh = not m.broken_invariants(state, declared_only=True)
-                assert check(state, kept) == fresh, (one, two)
-                broken += not fresh
+                broken += not _step_checked(state, check, kept, state.legal_actions()[k])
     assert broken == 2  # a flip of each stack, in either order
 
 
