@@ -128,6 +128,8 @@ class Game:
         need = max(self.checked.nslots + 1, m.nslots)
         if len(state.L) < need:
             state.L.extend([0] * (need - len(state.L)))
+        if len(state.S) < self.checked.nscratch:  # (the machine's list: every state's)
+            state.S.extend([0] * (self.checked.nscratch - len(state.S)))
         state.m.work_left, state.m.search_left = MAX_WORK, MAX_SEARCH  # an expression of its own: fresh budgets
         try:
             return m.to_python(t, f(state), state)

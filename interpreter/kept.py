@@ -20,6 +20,7 @@ from itertools import chain
 from operator import itemgetter
 
 from .checks import EVAL_ERRORS, _getter
+from .compiler.slots import slot_local, slot_place, slot_source
 from .compiler.source import Namespace
 from .runtime import MAX_WORK, STACK_SHIFT, RuleError
 
@@ -240,7 +241,7 @@ def _generate(plan: KeptPlan, entries, variables):
     lines += [f" if not ({' or '.join(changed) or 'False'}):"] + [" " + line for line in again] + ["  return True",
               f" st.m.work_left = {int(MAX_WORK)}"]  # what evaluations go through (see Machine.run)
     if plan.stack_inline:  # (the slots a body written out at each stack reads)
-        lines.append(" L = st.L")
+        lines += [" L = st.L", " S = st.S"]
     if plan.place_cell_readers:
         lines.append(f" x = {ns.ref(plan._cells_named, '_x')}(st, kept, cp, cf) if cp or cf else ()")
     # the rows of stacks some entry checks stack by stack: one pass over each row that
@@ -257,16 +258,17 @@ def _generate(plan: KeptPlan, entries, variables):
             each = [f"if not {by_stack}[{i}](st, y):", f" return {fail}(kept)"]
             if i in plan.stack_inline:  # the body written out, at each stack (and its seat)
                 slot, seat_slot, seat, place, body = plan.stack_inline[i]
-                each = ([f"L[{int(seat_slot)}] = {int(seat)}"] if seat_slot is not None else []) \
-                    + [f"L[{int(slot)}] = y0",
-                       f"if not {body.replace(f'_stack(st, st.L[{int(slot)}])', 'y1').replace(f'st.L[{int(slot)}]', 'y0')}:",
+                index = slot_source(slot)  # (the body reads the stack's index there: y0 here, its cards y1)
+                each = ([f"{slot_local(seat_slot)} = {int(seat)}"] if seat_slot is not None else []) \
+                    + [f"{slot_local(slot)} = y0",
+                       f"if not {body.replace(f'_stack(st, {index})', 'y1').replace(index, 'y0')}:",
                        f" return {fail}(kept)"]
             if whole:
                 lines += [f"  if ({' or '.join(whole)}) and not {name}(st):", f"   return {fail}(kept)"]
             rows.setdefault(k, []).append((each, whole))
         elif (whole or own) and i in plan.inline:  # the body written out, at its seat
             slot, seat, body = plan.inline[i]
-            lines += [f"  if {' or '.join(own + whole)}:", f"   st.L[{int(slot)}] = {int(seat)}",
+            lines += [f"  if {' or '.join(own + whole)}:", f"   {slot_source(slot)} = {int(seat)}",
                       f"   if not {body}:", f"    return {fail}(kept)"]
         elif whole or own:
             lines += [f"  if ({' or '.join(own + whole)}) and not {name}(st):", f"   return {fail}(kept)"]
@@ -310,7 +312,7 @@ def _written(f, n, slot=None, seat=None):
     kind = getattr(f, "flow", None)
     if kind is None or kind[0] != "expr":
         return None
-    src = kind[1] if slot is None else _SUM.sub(_added, kind[1].replace(f"st.L[{int(slot)}]", f"({int(seat)})"))
+    src = kind[1] if slot is None else _SUM.sub(_added, kind[1].replace(slot_source(slot), f"({int(seat)})"))
     return "(" + _PLAYERS.sub(f"({int(n)})", src) + ")"
 
 
@@ -329,7 +331,7 @@ def _plain(src: str) -> bool:
     a seat has its seat written in)?  What it reads besides (sizes,
     variables, a card's printed attribute or variable) costs a subscript or
     two, less than comparing places with their copies."""
-    return "st.L[" not in src and not _CALL.search(src.replace("len(", "("))
+    return "st.L[" not in src and "st.S[" not in src and not _CALL.search(src.replace("len(", "("))
 
 
 def _fail(kept) -> bool:
@@ -342,18 +344,23 @@ def _at_stack(body, slot, place, seat_slot=None, seat=None):
     """``body`` evaluated with the stack of ``place`` at an index (given)
     in ``slot`` (and ``seat`` in ``seat_slot``)."""
     base = place << STACK_SHIFT
+    where, k = slot_place(slot)  # (a scratch slot, bound in the invariant: see .compiler.slots)
+    if seat_slot is not None:
+        seat_where, seat_k = slot_place(seat_slot)
 
     def at_stack(st, x):
         if seat_slot is not None:
-            st.L[seat_slot] = seat
-        st.L[slot] = base | x
+            (st.S if seat_where == "S" else st.L)[seat_k] = seat
+        (st.S if where == "S" else st.L)[k] = base | x
         return body(st)
     return at_stack
 
 
 def _at_seat(body, slot, seat):
     """``body`` evaluated with ``seat`` in ``slot``."""
+    where, k = slot_place(slot)
+
     def at_seat(st):
-        st.L[slot] = seat
+        (st.S if where == "S" else st.L)[k] = seat
         return body(st)
     return at_seat

@@ -84,6 +84,7 @@ class Machine(MachineViews, MachineChecks):
         self.card_attrs = {}  # name -> (tuple of values, type)
         self.enum_members = {}  # enum name -> members
         self.nslots = 0
+        self.scratch = []  # the scratch slots every state of this machine shares (.compiler.slots)
         self.var_names = []  # (name, type, index)
         self.pvar_names = []  # (name, type, base)
         self.cvar_names = []  # (name, type, base)
@@ -181,6 +182,7 @@ class Machine(MachineViews, MachineChecks):
         st.rng = _mix(seed)
         st.Z = [[] for _ in range(self.nplaces)]
         st.L = [0] * self.nslots
+        st.S = self.scratch
         st.me = 0
         st.pc = 0
         st.is_terminal = False

@@ -12,7 +12,12 @@ State layout (all plain lists, indexed by small ints):
   int ``instance << 12 | index``.
 - ``V``: global variables, then player variables (``base + seat``).
 - ``C``: card variables, ``C[k * ncards + card]``.
-- ``L``: local slots (loop variables, lets, action and function parameters).
+- ``L``: the state's own local slots (the flow's loop variables and
+  counters, lets, action parameters): a clone copies them.
+- ``S``: scratch slots (a name bound by a ``for`` inside an expression, a
+  function's parameters and locals), the machine's one list, shared by
+  every state of it: each is written and read within one evaluation, so a
+  clone copies none (:mod:`interpreter.compiler.slots`).
 - ``loc``: the zone instance each card lies in (-1: not in play).
 - ``K``: knowledge, one bit mask of seats per card: the players who know
   that card's identity where it lies.  A card is learnt by whoever can see a
@@ -168,7 +173,7 @@ class State:
 
     # (is_terminal is a slot, read as it is, not a property: in Python 3.11 a property costs
     # a call, about 130 ns a step of a playout, where a short game's step takes 2 to 3 µs)
-    __slots__ = ("m", "n", "Z", "V", "C", "L", "loc", "K", "P", "F", "vis", "pc", "me", "rng", "is_terminal",
+    __slots__ = ("m", "n", "Z", "V", "C", "L", "S", "loc", "K", "P", "F", "vis", "pc", "me", "rng", "is_terminal",
                  "chance_n", "_played", "_legal", "inplay", "cshared", "pshared")
 
     # ------------------------------------------------------------ basics
@@ -216,7 +221,8 @@ class State:
         # steps write none, and a search clones for one step
         s.C = self.C
         s.cshared = self.cshared = True
-        s.L = self.L[:]
+        s.L = self.L[:]  # the state's own slots; its scratch slots are the machine's (.compiler.slots)
+        s.S = self.S
         s.loc = self.loc[:]
         s.K = self.K[:] if m.knowledge else self.K  # (unwritten without knowledge: shared)
         # each card's cell, while it lies in a grid, and its face-down flag: shared too,

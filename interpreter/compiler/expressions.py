@@ -12,9 +12,10 @@ parameter of a generated user function), or to an :class:`Alias`;
 ``("cards", slot)`` to a local holding a stack's cards; ``"nodes"`` to the
 sources of values hoisted out of inner loops and ``"inline"`` to the calls
 written in place (see :mod:`.searches`).  A slot missing from ``ctx`` is
-read from the state, ``st.L[k]``.
+read from the state: ``st.L[k]``, or ``st.S[...]`` for a scratch slot
+(:mod:`.slots`).
 
-Depends on :mod:`.source`, :mod:`.helpers` and :mod:`.tree` only; the
+Depends on :mod:`.source`, :mod:`.slots`, :mod:`.helpers` and :mod:`.tree` only; the
 statement and search compilers build on it.
 """
 
@@ -28,6 +29,7 @@ from rulelang.checker import CheckedGame, elem_type
 from ..runtime import MAX_VALUE, STACK_MASK, STACK_SHIFT
 from .source import Namespace, lit
 from .card_tables import predicate_table
+from .slots import slot_source
 from .functions import Functions
 from .tree import of_rules, walk
 
@@ -200,7 +202,7 @@ class Expressions(Functions):
     def slot(self, k, ctx) -> str:
         entry = ctx.get(k)
         if entry is None:
-            return f"st.L[{int(k)}]"
+            return slot_source(k)
         if isinstance(entry, Alias):  # an inlined function's parameter: its argument
             return f"({self.expr(entry.arg, ctx)})"
         return entry

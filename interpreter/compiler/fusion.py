@@ -12,6 +12,7 @@ from rulelang import ast as A
 from ..runtime import EXEC, JF, JMP, MAX_LIST, MAX_VALUE
 from .expressions import Expressions
 from .source import lit
+from .slots import slot_source
 
 
 def fuse_blocks(code: list, site_actions, simple: dict, exprs: Expressions):
@@ -62,7 +63,7 @@ def assign_target(exprs: Expressions, t) -> str | None:
     if isinstance(t, A.Name):
         r = g.res[id(t)]
         if r[0] == "slot":
-            return f"st.L[{int(r[1])}]"
+            return slot_source(r[1])
         if r[0] == "var":
             return f"st.V[{int(layout.var_index[r[1]])}]"
         return None
@@ -79,7 +80,7 @@ def simple_stmt(exprs: Expressions, s) -> list | None:
     or a list stored is checked against its bound (a number set to what is
     small whatever the state, a card's printed rank, say, need not be)."""
     if isinstance(s, A.Let):
-        target, value = f"st.L[{int(exprs.g.res[id(s)])}]", exprs.expr(s.expr, {})
+        target, value = slot_source(exprs.g.res[id(s)]), exprs.expr(s.expr, {})
     else:
         target = assign_target(exprs, s.target)
         if target is None:

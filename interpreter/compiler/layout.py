@@ -16,6 +16,7 @@ from ..machine import Machine, ZoneDef
 from ..runtime import RuleError
 from .helpers import guarded
 from .purity import is_scalar
+from .slots import slot_place
 
 
 class Layout:
@@ -128,8 +129,10 @@ def compile_start(g: CheckedGame, m: Machine, exprs):
             return list(hit)
         C = []
         for slot, f in cv_defaults:
+            where, k = slot_place(slot)  # (a scratch slot: see .slots)
+            slots = st.S if where == "S" else st.L
             for c in range(ncards):
-                st.L[slot] = c
+                slots[k] = c
                 C.append(f(st))
         if fixed:
             known[st.n] = tuple(C)
@@ -176,8 +179,10 @@ def compile_deck(g: CheckedGame, exprs):
             if kind == "named":
                 chosen.update(x)
             else:
+                where, k = slot_place(x)
+                slots = st.S if where == "S" else st.L
                 for c in range(ncards):
-                    st.L[x] = c
+                    slots[k] = c
                     if cond(st):
                         chosen.add(c)
         return sorted(chosen)

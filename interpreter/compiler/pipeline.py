@@ -38,6 +38,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     m.title = g.title or g.file
     m.players = g.players
     m.nslots = g.nslots + 1  # one scratch slot, for shuffles
+    m.scratch = [0] * g.nscratch
     m.params = dict(params)
     # 1. where everything lives
     layout = Layout(g)

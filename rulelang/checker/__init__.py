@@ -25,12 +25,12 @@ The checker is split by concern; :mod:`.core` holds the order of the passes:
 from .actions import MAX_CHOICE_NESTING, MAX_LAID_OUT
 from .core import Checker, check, check_expression
 from .declarations import VISIBILITIES, ZONE_KINDS
-from .model import (BUILTIN_TYPES, BUILTINS, COLLECTION_ELEM, ERR, GEN_FUNCS, RESERVED, CheckedGame, ZoneInfo,
-                    elem_type, tname)
+from .model import (BUILTIN_TYPES, BUILTINS, COLLECTION_ELEM, ERR, GEN_FUNCS, RESERVED, SCRATCH_BASE, CheckedGame,
+                    ZoneInfo, elem_type, tname)
 from .scope import Scope
 
 __all__ = [
     "BUILTIN_TYPES", "BUILTINS", "COLLECTION_ELEM", "ERR", "GEN_FUNCS", "MAX_CHOICE_NESTING", "MAX_LAID_OUT",
-    "RESERVED", "VISIBILITIES", "ZONE_KINDS", "CheckedGame", "Checker", "Scope", "ZoneInfo", "check",
+    "RESERVED", "SCRATCH_BASE", "VISIBILITIES", "ZONE_KINDS", "CheckedGame", "Checker", "Scope", "ZoneInfo", "check",
     "check_expression", "elem_type", "tname",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, Span
-from .model import ERR, RESERVED, CheckedGame, tname
+from .model import ERR, RESERVED, SCRATCH_BASE, CheckedGame, tname
 
 
 class CheckerBase:
@@ -23,6 +23,7 @@ class CheckerBase:
         self.diags: list[Diagnostic] = []
         self.global_names: dict[str, Span] = {}
         self.slot = 0
+        self.scratch = 0
         self.used_actions: set[str] = set()
         self._func_state = {}  # function name -> "busy" or "done", while function bodies are checked
 
@@ -33,7 +34,13 @@ class CheckerBase:
     def warn(self, code, msg, span):
         self.diags.append(Diagnostic(code, msg, span, "warning"))
 
-    def new_slot(self):
+    def new_slot(self, scratch: bool = False):
+        """A new slot: a state's own (a statement's name, an action's
+        parameter, a loop's counter), or with ``scratch``, one that lives
+        only while an expression is evaluated (see SCRATCH_BASE)."""
+        if scratch:
+            self.scratch += 1
+            return SCRATCH_BASE + self.scratch - 1
         self.slot += 1
         return self.slot - 1
 

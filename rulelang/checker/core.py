@@ -91,6 +91,7 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
             if name not in self.used_actions:
                 self.warn("RL114", f'action "{name}" is never offered by a choose', a.span)
         self.g.nslots = self.slot
+        self.g.nscratch = self.scratch
         self.g.checker = self
         self.g.warnings = [d for d in self.diags if d.severity == "warning"]
         return self.g, sort_diagnostics(self.diags, self.m.file)
@@ -119,6 +120,7 @@ def check_expression(g: CheckedGame, e) -> tuple[str, list[Diagnostic]]:
     before = len(ch.diags)
     t = ch.expr(e, Scope(), {"turn": True})
     g.nslots = max(g.nslots, ch.slot)
+    g.nscratch = max(g.nscratch, ch.scratch)
     new = ch.diags[before:]
     del ch.diags[before:]
     return t, new

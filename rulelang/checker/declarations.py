@@ -237,7 +237,7 @@ class DeclarationChecks(CheckerBase):
             return
         scope = Scope()
         if v.kind == "card var":  # the default may read the card's attributes
-            slot = self.new_slot()
+            slot = self.new_slot(scratch=True)
             scope.names["card"] = ("card", slot, False)
             self.g.res[id(v)] = slot
         t = self.expr(v.default, scope, {"const": True})
@@ -248,7 +248,7 @@ class DeclarationChecks(CheckerBase):
         for item in d.items:
             scope = Scope()
             if isinstance(item, A.DeckWhere):
-                slot = self.new_slot()
+                slot = self.new_slot(scratch=True)
                 scope.names["card"] = ("card", slot, False)
                 self.g.res[id(item)] = slot
                 self.expect(self.expr(item.cond, scope, {"const": True}), "bool", item.cond, "a deck condition")
@@ -266,7 +266,7 @@ class DeclarationChecks(CheckerBase):
             scope = Scope()
             for p in f.params:
                 t = self.resolve_type(p.type)
-                slot = self.new_slot()
+                slot = self.new_slot(scratch=True)
                 if p.name in scope.names:
                     self.err("RL102", f'parameter "{p.name}" is named twice', p.span)
                 scope.names[p.name] = (t, slot, False)
@@ -293,7 +293,7 @@ class DeclarationChecks(CheckerBase):
         lets = []
         for let in f.lets:
             t = self.expr(let.expr, scope, ctx)
-            slot = self.new_slot()
+            slot = self.new_slot(scratch=True)
             scope.names[let.name] = (t, slot, False)
             self.g.res[id(let)] = slot
             lets.append(slot)

@@ -129,7 +129,7 @@ class ExpressionChecks(CheckerBase):
             self.err("RL103", f'"for ... in" runs over a collection; this is {tname(it)}', e.iter.span)
             et = ERR
         inner = Scope(scope)
-        slot = self.new_slot()
+        slot = self.new_slot(scratch=True)
         inner.names[e.var] = (et, slot, False)
         self.g.res[id(e)] = slot
         if e.cond is not None:

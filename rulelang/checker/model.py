@@ -17,6 +17,11 @@ from .. import ast as A
 from ..diagnostics import Span
 
 ERR = "error"
+# A slot numbered from here is a scratch slot: the name bound by a "for" in an expression, a
+# function's parameter or local, the card of a card variable's default or of a deck's "where".
+# Its value lives only while the expression that binds it is evaluated, so a state does not
+# keep it (a state's own slots, below, are what a clone copies); see CheckedGame.nscratch.
+SCRATCH_BASE = 1 << 20
 COLLECTION_ELEM = {"pile": "card", "grid": "card", "stack": "card", "stacks": "stack", "players": "player",
                    "range": "int"}
 BUILTIN_TYPES = ("int", "bool", "player", "card", "stack")
@@ -89,7 +94,8 @@ class CheckedGame:
     heuristic_slot: int = 0
     types: dict = attrs.Factory(dict)
     res: dict = attrs.Factory(dict)
-    nslots: int = 0
+    nslots: int = 0  # a state's own slots: 0 .. nslots - 1
+    nscratch: int = 0  # scratch slots: SCRATCH_BASE .. SCRATCH_BASE + nscratch - 1
     card_names: dict = attrs.Factory(dict)  # name -> first card id
     # the node ids of expressions whose value is a card name literal
     warnings: list = attrs.Factory(list)

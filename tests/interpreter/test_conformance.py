@@ -340,3 +340,31 @@ def test_copy_and_deepcopy_of_a_state_are_clones(path, n):
         assert all(a is not b for a, b in zip(twin.Z, st.Z)) and twin.L is not st.L
         twin.apply(choose(twin, rng))
         assert snapshot(st) == before
+
+
+@pytest.mark.parametrize("path, n", CASES)
+def test_scratch_slots_hold_nothing_from_one_step_to_the_next(path, n):
+    """A name bound inside an expression (``for c in ...``, a function's
+    parameter) lives in the machine's scratch list, which every state of it
+    shares and a clone does not copy: so nothing may read it before writing
+    it.  A game whose scratch slots are spoilt before every step (and every
+    check of its results) plays exactly as one left alone."""
+    spoilt = game(path).new_state(5, n)
+    plain = load(path).new_state(5, n)  # (a machine of its own: its scratch list is left alone)
+    assert spoilt.S is spoilt.m.scratch and spoilt.S, "every game binds names in expressions"
+    assert spoilt.S is not plain.S
+    assert len(spoilt.L) == spoilt.m.nslots  # ... and a state holds only its own slots
+    r1, r2 = random.Random(5), random.Random(5)
+    while not plain.is_terminal:
+        legal = [plain.action_text(a) for a in plain.legal_actions()] if not plain.is_chance_node else []
+        spoilt.S[:] = [None] * len(spoilt.S)
+        twin = spoilt.clone()
+        assert twin.S is spoilt.S and twin.L is not spoilt.L and twin.L == spoilt.L
+        assert legal == ([spoilt.action_text(a) for a in spoilt.legal_actions()] if not spoilt.is_chance_node else [])
+        plain.apply(choose(plain, r1))
+        spoilt.S[:] = [None] * len(spoilt.S)
+        spoilt.apply(choose(spoilt, r2))
+        assert spoilt.history == plain.history
+    returns = plain.returns()
+    spoilt.S[:] = [None] * len(spoilt.S)
+    assert spoilt.returns() == returns and spoilt.winners() == plain.winners()
