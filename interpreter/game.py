@@ -125,9 +125,7 @@ class Game:
             raise RulesError(diags, text)
         m = self.machine_for(state.num_players)  # this game's parameter values for the state's player count
         f = expression_function(self.checked, m, e)
-        need = max(self.checked.nslots + 1, m.nslots)
-        if len(state.L) < need:
-            state.L.extend([0] * (need - len(state.L)))
+        # (an expression binds no slot of a state's own, only scratch ones)
         if len(state.S) < self.checked.nscratch:  # (the machine's list: every state's)
             state.S.extend([0] * (self.checked.nscratch - len(state.S)))
         state.m.work_left, state.m.search_left = MAX_WORK, MAX_SEARCH  # an expression of its own: fresh budgets

@@ -84,6 +84,7 @@ class Machine(MachineViews, MachineChecks):
         self.card_attrs = {}  # name -> (tuple of values, type)
         self.enum_members = {}  # enum name -> members
         self.nslots = 0
+        self.shuffle_slot = 0  # where a shuffle counts the cards left to place
         self.scratch = []  # the scratch slots every state of this machine shares (.compiler.slots)
         self.var_names = []  # (name, type, index)
         self.pvar_names = []  # (name, type, base)

@@ -145,7 +145,7 @@ class CardStatements:
 
     def s_Shuffle(self, s):
         zone = self.exprs.fn(s.zone)
-        slot = self.g.nslots  # scratch slot beyond the checker's
+        slot = self.m.shuffle_slot  # (the one slot beyond the checker's: see compile_machine)
         self.flow_slots.add(slot)
 
         if not self.m.knowledge:

@@ -37,7 +37,10 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
     m.knowledge = knowledge
     m.title = g.title or g.file
     m.players = g.players
-    m.nslots = g.nslots + 1  # one scratch slot, for shuffles
+    # the state's own slots: the checker's (those of the examples only in an example's
+    # machine: a game's states do not carry them), then one for shuffles
+    m.shuffle_slot = g.nslots if example is not None else g.nslots_play
+    m.nslots = m.shuffle_slot + 1
     m.scratch = [0] * g.nscratch
     m.params = dict(params)
     # 1. where everything lives

@@ -83,6 +83,7 @@ class Checker(DeclarationChecks, ActionChecks, TriggerChecks, StatementChecks, E
             # "me" in an invariant: the player to move where it is checked
             self.expect(self.expr(inv.cond, Scope(), {"turn": True}), "bool", inv.cond, "an invariant")
             self.g.invariants.append(inv)
+        self.g.nslots_play = self.slot  # (a game's machine leaves out the slots of its examples)
         for ex in by_type.get(A.Example, []):
             self.check_example(ex)
         self.check_action_cycles()

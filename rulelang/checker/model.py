@@ -95,6 +95,7 @@ class CheckedGame:
     types: dict = attrs.Factory(dict)
     res: dict = attrs.Factory(dict)
     nslots: int = 0  # a state's own slots: 0 .. nslots - 1
+    nslots_play: int = 0  # ... of which those the game uses: the examples' come after them
     nscratch: int = 0  # scratch slots: SCRATCH_BASE .. SCRATCH_BASE + nscratch - 1
     card_names: dict = attrs.Factory(dict)  # name -> first card id
     # the node ids of expressions whose value is a card name literal

@@ -296,3 +296,25 @@ example "a card laid face down by the example":
   expect not "Three".face_down
 ''')
     assert r.passed, r
+
+
+def test_a_game_s_states_do_not_carry_the_slots_of_its_examples(tmp_path):
+    # the loop and the let of an example have slots of their own, in its machine only:
+    # the game's states are no larger for them, and a shuffle there finds its slot
+    examples = '''
+example "each player draws from the shuffled deck":
+  shuffle deck
+  for p in players:
+    deal 1 from deck to hand(p)
+  let dealt = size(hand(0)) + size(hand(1))
+  expect dealt == 2
+  expect size(deck) == 2
+'''
+    with_examples = load(write(tmp_path, TINY + examples))
+    [r] = run_examples(with_examples)
+    assert r.passed, r.failures
+    without = load(write(tmp_path, TINY, "plain.rules"))
+    for n in (2, 3):
+        sizes = [len(g.new_state(1, n).L) for g in (with_examples, without)]
+        assert sizes[0] == sizes[1]
+    assert with_examples.checked.nslots > with_examples.checked.nslots_play
