@@ -186,7 +186,7 @@ class Functions:
             if t == "stack":
                 key.append(f"tuple({p}_cards)")
                 key += [f"tuple(map(st.C.__getitem__, {p}_cards))" if b == 0 else
-                        f"tuple(map(st.C.__getitem__, map({b}.__add__, {p}_cards)))" for b in bases]
+                        f"tuple(map(st.C.__getitem__, map(({b}).__add__, {p}_cards)))" for b in bases]
             else:
                 key.append(p)
                 if t == "card":

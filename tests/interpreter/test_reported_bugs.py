@@ -5,7 +5,9 @@
   compiler's inliner with a Python traceback;
 - a parameter whose default reads ``player_count`` was shown, and evaluated,
   with the smallest player count's value whatever count was played;
-- an unexpected exception inside rulerun printed a traceback.
+- an unexpected exception inside rulerun printed a traceback;
+- a function of a stack that reads a card variable other than the first
+  failed to load: the code keeping its values wrote a Python syntax error.
 """
 
 from __future__ import annotations
@@ -119,3 +121,46 @@ def test_an_internal_error_is_one_line_not_a_traceback(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err
     assert err.startswith("rulerun: internal error: ZeroDivisionError: boom") and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+STACK_TOTAL = """game "Memo"
+players 2
+card attributes: rank: int
+cards:
+  "A" 1
+  "B" 2
+zone deck: pile, public
+zone rows: stacks, public
+card var a: int = 0
+card var b: int = 1
+function total(s: stack) = sum(x.b for x in s)
+action start "start":
+  move top(deck) to new stack in rows
+action bump(s in rows) "bump {s}":
+  require total(s) < 10
+  set top(s).b += 4
+play:
+  turn 0:
+    choose start
+  repeat 3 times:
+    turn 0:
+      choose bump
+outcome(p):
+  score sum(total(s) for s in rows)
+"""
+
+
+def test_a_function_of_a_stack_reading_a_later_card_variable_loads_and_follows_it(tmp_path):
+    # total() is kept by the cards of its stack and their values of b, the second card
+    # variable (found by a review: the key was written "map(2.__add__, ...)", not Python)
+    path = tmp_path / "memo.rules"
+    path.write_text(STACK_TOTAL)
+    game = load(path)
+    st = game.new_state(0, 2)
+    st.apply_text("start")
+    totals = []
+    while st.legal_actions():
+        totals.append(game.evaluate(st, "total(rows[0])"))
+        st.apply(st.legal_actions()[0])
+    assert totals == [1, 5, 9]  # each bump adds 4 to the top card's b; at 9 the require still holds
+    assert st.is_terminal and st.scores() == [13, 13]
