@@ -217,11 +217,11 @@ def compiled(game, st, text):
         e, _ = parse_expression(text)
         t, _ = check_expression(game.checked, e)
         fn = expression_function(game.checked, m, e)
-        need = max(game.checked.nslots + 1, m.nslots)
+        need = game.checked.nscratch  # (an expression binds only scratch slots: see Game.evaluate)
 
         def f(state, fn=fn, t=t, need=need):
-            if len(state.L) < need:
-                state.L.extend([0] * (need - len(state.L)))
+            if len(state.S) < need:
+                state.S.extend([0] * (need - len(state.S)))
             return m.to_python(t, fn(state))
         _FNS[key] = f
     return f(st)

@@ -47,6 +47,7 @@ def resample(state, player: int, rng, knowledge: bool = True):
     s._legal = None
     if not knowledge:
         s.m = state.m.without_knowledge()  # (its record, as sampled, is never written there)
+        s.S = s.m.scratch  # (and that machine's scratch slots)
     return s
 
 

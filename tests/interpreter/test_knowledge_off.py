@@ -139,6 +139,7 @@ def test_a_sample_without_knowledge_plays_as_one_with_it():
     keeping, blind = state.resample(1, 5), state.resample(1, 5, knowledge=False)
     assert not blind.m.knowledge and blind.m is game.machine_for(3).without_knowledge()
     assert state.resample(1, 6, knowledge=False).m is blind.m  # compiled once
+    assert blind.S is blind.m.scratch and keeping.S is state.S  # each machine's own scratch slots
     with pytest.raises(NoKnowledge):
         blind.observation(1)
     while not keeping.is_terminal:
