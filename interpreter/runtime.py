@@ -12,12 +12,9 @@ State layout (all plain lists, indexed by small ints):
   int ``instance << 12 | index``.
 - ``V``: global variables, then player variables (``base + seat``).
 - ``C``: card variables, ``C[k * ncards + card]``.
-- ``L``: the state's own local slots (the flow's loop variables and
-  counters, lets, action parameters): a clone copies them.
-- ``S``: scratch slots (a name bound by a ``for`` inside an expression, a
-  function's parameters and locals), the machine's one list, shared by
-  every state of it: each is written and read within one evaluation, so a
-  clone copies none (:mod:`interpreter.compiler.slots`).
+- ``L``: the state's own slots (the flow's loops, lets, action parameters).
+- ``S``: scratch slots (names bound inside expressions), the machine's one
+  list, which every state of it shares (:mod:`interpreter.compiler.slots`).
 - ``loc``: the zone instance each card lies in (-1: not in play).
 - ``K``: knowledge, one bit mask of seats per card: the players who know
   that card's identity where it lies.  A card is learnt by whoever can see a
