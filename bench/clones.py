@@ -9,6 +9,8 @@ game, seeds 0, 1, ...); each is cloned and the clone plays the action the
 playout chose.  The time is the median over R passes, per clone + apply;
 the interpreter's passes and the baseline's alternate, and the ratio is the
 median of the R ratios of one pass each (a noisy machine moves both alike).
+The column ``(clone)`` is the clone alone, timed the same way: what is left
+of clone + apply is the ``apply``.
 Memory is measured with tracemalloc over 1,000 clones of a mid-game state.
 The states are a search's: a bot's samples go on without keeping who has
 seen which card (``State.resample(..., knowledge=False)``), so the game is
@@ -66,6 +68,14 @@ def time_pass(pairs, clone, apply) -> float:
     return (time.perf_counter() - t) / len(pairs)
 
 
+def time_clones(pairs, clone) -> float:
+    """Seconds per clone alone, over one pass of ``pairs``."""
+    t = time.perf_counter()
+    for s, _ in pairs:
+        clone(s)
+    return (time.perf_counter() - t) / len(pairs)
+
+
 def memory_per_state(state, clone) -> float:
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -119,8 +129,8 @@ def main(argv=None) -> int:
     else:
         print(f"note: {SHARED / 'baseline'} is missing; the interpreter alone", file=sys.stderr)
     if not args.no_header:
-        print(f"{'game':22} {'players':>7} {'clone+apply':>12} {'bytes/state':>12} "
-              f"{'baseline':>10} {'bytes':>8} {'ratio':>6}", flush=True)
+        print(f"{'game':22} {'players':>7} {'clone+apply':>12} {'(clone)':>9} {'bytes/state':>12} "
+              f"{'baseline':>10} {'(clone)':>9} {'bytes':>8} {'ratio':>6}", flush=True)
     if len(args.games) > 1 and not args.same_process:
         for stem in args.games:
             cmd = [sys.executable, __file__, stem, "--positions", str(args.positions), "--repeat", str(args.repeat),
@@ -137,16 +147,19 @@ def main(argv=None) -> int:
             baseline = importlib.import_module(f"baseline.{stem}")
             if hasattr(baseline, "State") and hasattr(baseline.State, "clone"):
                 theirs = baseline_side(baseline, players, args.positions)
-        times, base_times, ratios = [], [], []
+        times, base_times, ratios, clones, base_clones = [], [], [], [], []
         for _ in range(args.repeat):  # the two alternate, pass by pass
             times.append(time_pass(*ours[:3]))
+            clones.append(time_clones(*ours[:2]))
             if theirs is not None:
                 base_times.append(time_pass(*theirs[:3]))
+                base_clones.append(time_clones(*theirs[:2]))
                 ratios.append(times[-1] / base_times[-1])
-        line = f"{stem:22} {players:>7} {statistics.median(times) * 1e6:>9.1f} us {ours[3]:>12.0f}"
+        line = (f"{stem:22} {players:>7} {statistics.median(times) * 1e6:>9.1f} us "
+                f"{statistics.median(clones) * 1e6:>6.1f} us {ours[3]:>12.0f}")
         if theirs is not None:
-            line += (f" {statistics.median(base_times) * 1e6:>7.1f} us {theirs[3]:>8.0f} "
-                     f"{statistics.median(ratios):>6.2f}")
+            line += (f" {statistics.median(base_times) * 1e6:>7.1f} us {statistics.median(base_clones) * 1e6:>6.1f} us"
+                     f" {theirs[3]:>8.0f} {statistics.median(ratios):>6.2f}")
         elif (SHARED / "baseline").is_dir():
             line += f" {'(no clone)':>10}"
         print(line, flush=True)
