@@ -20,7 +20,7 @@ from itertools import chain
 from operator import itemgetter
 
 from .checks import EVAL_ERRORS, _getter
-from .compiler.slots import slot_local, slot_place, slot_source
+from .compiler.slots import slot_list, slot_local, slot_source
 from .compiler.source import Namespace
 from .runtime import MAX_WORK, STACK_SHIFT, RuleError
 
@@ -344,23 +344,23 @@ def _at_stack(body, slot, place, seat_slot=None, seat=None):
     """``body`` evaluated with the stack of ``place`` at an index (given)
     in ``slot`` (and ``seat`` in ``seat_slot``)."""
     base = place << STACK_SHIFT
-    where, k = slot_place(slot)  # (a scratch slot, bound in the invariant: see .compiler.slots)
+    slots_of, k = slot_list(slot)  # (a scratch slot, bound in the invariant: see .compiler.slots)
     if seat_slot is not None:
-        seat_where, seat_k = slot_place(seat_slot)
+        seat_slots_of, seat_k = slot_list(seat_slot)
 
     def at_stack(st, x):
         if seat_slot is not None:
-            (st.S if seat_where == "S" else st.L)[seat_k] = seat
-        (st.S if where == "S" else st.L)[k] = base | x
+            seat_slots_of(st)[seat_k] = seat
+        slots_of(st)[k] = base | x
         return body(st)
     return at_stack
 
 
 def _at_seat(body, slot, seat):
     """``body`` evaluated with ``seat`` in ``slot``."""
-    where, k = slot_place(slot)
+    slots_of, k = slot_list(slot)
 
     def at_seat(st):
-        (st.S if where == "S" else st.L)[k] = seat
+        slots_of(st)[k] = seat
         return body(st)
     return at_seat

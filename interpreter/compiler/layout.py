@@ -16,7 +16,7 @@ from ..machine import Machine, ZoneDef
 from ..runtime import RuleError
 from .helpers import guarded
 from .purity import is_scalar
-from .slots import slot_place
+from .slots import slot_list
 
 
 class Layout:
@@ -129,8 +129,8 @@ def compile_start(g: CheckedGame, m: Machine, exprs):
             return list(hit)
         C = []
         for slot, f in cv_defaults:
-            where, k = slot_place(slot)  # (a scratch slot: see .slots)
-            slots = st.S if where == "S" else st.L
+            slots_of, k = slot_list(slot)  # (a scratch slot: see .slots)
+            slots = slots_of(st)
             for c in range(ncards):
                 slots[k] = c
                 C.append(f(st))
@@ -179,8 +179,8 @@ def compile_deck(g: CheckedGame, exprs):
             if kind == "named":
                 chosen.update(x)
             else:
-                where, k = slot_place(x)
-                slots = st.S if where == "S" else st.L
+                slots_of, k = slot_list(x)
+                slots = slots_of(st)
                 for c in range(ncards):
                     slots[k] = c
                     if cond(st):

@@ -14,6 +14,8 @@ slots (statements, loops, turns) are always a state's, written ``st.L[k]``.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from rulelang.checker import SCRATCH_BASE
 
 
@@ -29,7 +31,11 @@ def slot_local(k) -> str:
     return f"L[{k}]" if k < SCRATCH_BASE else f"S[{k - SCRATCH_BASE}]"
 
 
-def slot_place(k) -> tuple:
-    """(``"L"`` or ``"S"``, the index in that list) for slot ``k``."""
+def slot_list(k) -> tuple:
+    """For a closure: (a function of a state giving the list slot ``k``
+    lives in, ``st.L`` or ``st.S``; the slot's index in that list)."""
     k = int(k)
-    return ("L", k) if k < SCRATCH_BASE else ("S", k - SCRATCH_BASE)
+    return (_OWN, k) if k < SCRATCH_BASE else (_SCRATCH, k - SCRATCH_BASE)
+
+
+_OWN, _SCRATCH = attrgetter("L"), attrgetter("S")
