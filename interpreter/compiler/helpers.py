@@ -256,33 +256,87 @@ def dedupe(st, cards):
     """The cards of a domain, skipping a copy identical to an earlier one
     (same name, same card variables): choosing either is the same move.
     Kept while a choice is searched (``domain_cache``: nothing moves
-    meanwhile), with the cards' :func:`copy_keys` (None when no two cards
-    are copies), so the actions of one choice over one pile look at it
-    once, and a set choice over it groups its copies by the same keys."""
-    cache = st.m.domain_cache
+    meanwhile), with the *shape* of the cards (the group of each, groups
+    numbered in the order of their first card; None when no two cards are
+    copies), so the actions of one choice over one pile look at it once,
+    and a set choice over it groups its copies the same way."""
+    m = st.m
+    cache = m.domain_cache
     if cache is not None:
         hit = cache.get(id(cards))
         if hit is not None and hit[0] is cards:
             return hit[1]
-    original = cards
-    cards = list(cards)
-    keys = None
-    if len(set(map(st.m.card_name_ids.__getitem__, cards))) == len(cards):  # no two cards of one name
-        out = cards
-    elif len(set(keys := copy_keys(st, cards))) == len(keys):
-        out, keys = cards, None
+    names = tuple(map(m.card_name_ids.__getitem__, cards))
+    if len(set(names)) == len(names):  # no two cards of one name
+        out, shape = list(cards), None
     else:
-        seen = set()
-        out = []
-        for c, key in zip(cards, keys):
-            if key not in seen:
-                seen.add(key)
-                out.append(c)
+        plan = m.copy_plans.get(names)
+        if plan is None:
+            plan = _copy_plan(names)
+            if len(m.copy_plans) < MAX_COPY_PLANS:
+                m.copy_plans[names] = plan
+        firsts, shape, pairs = plan
+        cvars = m.cvar_bases
+        if cvars and not _same_card_vars(st.C, cvars, cards, pairs):
+            out, shape = _told_apart(st, cards)
+        else:
+            out = [cards[i] for i in firsts]
     if cache is not None:
-        cache[id(original)] = (original, out, keys)
+        cache[id(cards)] = (cards, out, shape)
     else:
-        st.m.last_told_apart = (original, out, keys)  # (for subsets, outside a search)
+        m.last_told_apart = (cards, out, shape)  # (for subsets, outside a search)
     return out
+
+
+# the copy plans a machine keeps (helpers.dedupe), by the names of a pile's cards in order: piles of
+# copies recur (a hand of hens); past this many, a new one is worked out each time it comes
+MAX_COPY_PLANS = 8192
+
+
+def _copy_plan(names: tuple) -> tuple:
+    """For cards of these names (some alike), in order: the positions of
+    the first of each name, each card's group (groups numbered in the
+    order of their first card), and the (first, later) pairs of positions
+    of one name, whose card variables must agree for the later card to be
+    a copy of the first."""
+    group = {}
+    firsts, shape, pairs = [], [], []
+    for i, name in enumerate(names):
+        g = group.get(name)
+        if g is None:
+            group[name] = g = len(firsts)
+            firsts.append(i)
+        else:
+            pairs.append((firsts[g], i))
+        shape.append(g)
+    return tuple(firsts), tuple(shape), tuple(pairs)
+
+
+def _same_card_vars(C, cvars, cards, pairs) -> bool:
+    """Do the two cards of each pair of positions hold the same card variables?"""
+    for i, j in pairs:
+        a, b = cards[i], cards[j]
+        for base in cvars:
+            if C[base + a] != C[base + b]:
+                return False
+    return True
+
+
+def _told_apart(st, cards) -> tuple:
+    """(the cards without identical copies, their shape or None), copies
+    told apart by their names and card variables (:func:`copy_keys`)."""
+    keys = copy_keys(st, cards)
+    labels = {}  # each card's group, numbered in the order of the groups' first cards
+    shape = tuple([labels.setdefault(key, len(labels)) for key in keys])
+    if len(labels) == len(keys):
+        return list(cards), None
+    seen = set()
+    out = []
+    for c, key in zip(cards, keys):
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out, shape
 
 
 MAX_SUBSETS = 100_000  # a set choice offering more sets than this is a rule error
@@ -291,8 +345,8 @@ MAX_SUBSETS = 100_000  # a set choice offering more sets than this is a rule err
 def subsets(st, cards, lo, hi, uid=None):
     """The sets of ``cards`` with ``lo`` to ``hi`` members (``hi`` None: up to
     all), smallest first.  Identical copies make one choice, so a set is
-    offered once: the cards are grouped by :func:`copy_keys` (groups in the
-    order of their first card) and each set takes the first cards of each
+    offered once: the cards are grouped as :func:`dedupe` groups them (by
+    name and card variables, groups in the order of their first card) and each set takes the first cards of each
     group, most of the earlier groups first.  Given an action's ``uid``,
     each set comes as the action ``(uid, set)`` (for an action whose one
     parameter is the set: its listing, made in one pass)."""
@@ -301,20 +355,17 @@ def subsets(st, cards, lo, hi, uid=None):
     if entry is None or entry[0] is not cards:
         dedupe(st, cards)
         entry = m.domain_cache[id(cards)] if m.domain_cache is not None else m.last_told_apart
-    keys = entry[2]
+    shape = entry[2]
     cards = list(cards)
     n = len(cards)
     hi = n if hi is None else min(hi, n)
     lo = max(lo, 0)
-    if keys is None:
+    if shape is None:
         if lo <= hi and n <= 12:  # no copies, few cards: plain combinations, at C speed
             if uid is not None:
                 return [(uid, x) for k in range(lo, hi + 1) for x in combinations(cards, k)]
             return [x for k in range(lo, hi + 1) for x in combinations(cards, k)]
         shape = tuple(range(n))
-    else:
-        labels = {}  # each card's group, numbered in the order of the groups' first cards
-        shape = tuple([labels.setdefault(key, len(labels)) for key in keys])
     getters = _POSITIONS.get((shape, lo, hi))
     if getters is None:
         getters = list(map(_getter, _subset_positions(shape, lo, hi)))

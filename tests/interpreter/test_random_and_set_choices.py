@@ -243,6 +243,29 @@ def test_a_set_choice_beside_a_card_choice_over_the_same_hand_groups_the_same_co
     assert len(subsets(state, hand, 1, 2)) == 4  # the two As are copies again
 
 
+def test_three_copies_with_the_middle_one_marked_make_two_choices_the_first_card_each(tmp_path):
+    # the first and third A are still copies of each other, the marked one is not: a choice
+    # of one card offers the first A and the marked A (never the third), and the sets group
+    # the hand as {A, A}, {marked A}, {B}; the same hand unmarked again groups all three As
+    text = SETS.replace("action k(cs in subsets of hand(me))", 'action one(c in hand(me)) "play {c}":\n'
+                        '  pass\naction k(cs in subsets of hand(me))')
+    game = load_text(tmp_path, text.replace("{rows}", '  "A" 1 *3\n  "B" 2').replace("{which}", "one, d")
+                     .replace("{lo}", "1").replace("{hi}", "2"))
+    for repeat in range(2):  # (the second time, the hand's grouping by names is known)
+        state = game.new_state(1)
+        state.put(["A", "A", "A", "B"], "hand", 0)
+        a1, a2, _ = state.m.card_ids("A")
+        state.set_card_var("marked", a2, True)
+        plays = [a for a in state.legal_actions() if state.action_text(a).startswith("play")]
+        assert [a[1] for a in plays] == [a1, a2, state.m.card_ids("B")[0]]
+        sets = [state.action_text(a) for a in state.legal_actions() if state.action_text(a).startswith("discard")]
+        assert len(sets) == 3 + 4 and sets.count("discard A") == 2 and sets.count("discard A, A") == 2
+        state.set_card_var("marked", a2, False)  # (the legal actions are listed again)
+        assert [a[1] for a in state.legal_actions() if state.action_text(a).startswith("play")] == \
+            [a1, state.m.card_ids("B")[0]]
+        assert state.legal_action_texts()[2:] == ["discard A", "discard B", "discard A, A", "discard A, B"]
+
+
 @pytest.mark.parametrize("hand", [["A", "B", "C"], ["A", "A", "B"]])
 def test_a_listing_s_sets_come_as_actions_when_given_the_action(tmp_path, hand):
     # a lone set parameter tested by nothing: its listing is the sets made into actions in
