@@ -1,0 +1,134 @@
+"""Machine instructions per random playout, counted by valgrind: the
+interpreter against the baseline, with none of a noisy machine's noise.
+
+    python3 bench/instructions.py [GAME ...] [--players P] [-n N] [--knowledge]
+
+Timings on a shared virtual machine move by 20% and more from one run to
+the next, so a change worth 3% cannot be seen in bench/playouts.py.  This
+script runs each side in a child process under ``valgrind --tool=callgrind``
+and counts the instructions the CPU executes (in C as well as in Python:
+list copies, dict lookups, allocation) while N uniformly random games are
+played, after WARM_UP games that are not counted (the interpreter generates
+some of its code on first use).  The same picks as bench/playouts.py;
+``PYTHONHASHSEED=0``, so two runs of one tree give the same count to a few
+instructions in a million.
+
+Instructions are not time: a cache miss costs more than an add, and the
+ratio here runs above the ratio of bench/playouts.py (Fox: 0.53 here, about
+0.43 timed).  It is a guide for one change at a time; the targets are
+timed by bench/playouts.py.  Under valgrind a game runs some 50 times
+slower: keep N small (default 20).
+
+Needs valgrind (``apt install valgrind``) and, for the baseline's column,
+``../shared/baseline``; it says so when either is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+WARM_UP = 20  # games played before counting
+GAMES = {"emu_ranchers": 2, "fox_in_the_henhouse": 4, "desplumados": 4, "hens": 4}
+COUNTED = re.compile(r"Collected : (\d+)")
+
+
+def child(side: str, stem: str, players: int, games: int, knowledge: bool) -> None:
+    """Play WARM_UP games, then ``games`` more inside ``functools.reduce``:
+    the one C function callgrind is told to count in (it is called nowhere
+    else while a game is played)."""
+    if side == "ours":
+        sys.path.insert(0, str(ROOT))
+        from interpreter import load
+        game = load(ROOT / "games" / f"{stem}.rules", knowledge=knowledge)
+
+        def new(seed):
+            return game.new_state(seed, players)
+
+        def legal(s):
+            return s.legal_actions()
+
+        def apply(s, a):
+            s.apply(a)
+
+        def terminal(s):
+            return s.is_terminal
+    else:
+        sys.path.insert(0, str(SHARED))
+        mod = importlib.import_module(f"baseline.{stem}")
+
+        def new(seed):
+            return mod.new_game(seed, players)
+        legal, apply, terminal = mod.legal_actions, mod.apply, mod.is_terminal
+    rnd = random.Random(1).random
+
+    def play(seeds) -> int:
+        for seed in seeds:
+            s = new(seed)
+            while not terminal(s):
+                acts = legal(s)
+                apply(s, acts[int(rnd() * len(acts))])
+        return 0
+
+    play(range(-WARM_UP, 0))
+    functools.reduce(lambda _, seeds: play(seeds), [range(games)], 0)
+
+
+def count(side: str, stem: str, players: int, games: int, knowledge: bool) -> int:
+    """Instructions per game of one side, counted by callgrind in a child process."""
+    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
+           sys.executable, __file__, "--child", side, stem, "--players", str(players), "-n", str(games)]
+    if knowledge:
+        cmd.append("--knowledge")
+    done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+    found = COUNTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind failed on {side} {stem}:\n{done.stderr[-2000:]}")
+    return int(found.group(1)) // games
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("games", nargs="*", default=list(GAMES))
+    ap.add_argument("--players", type=int, help="player count (default: each game's usual)")
+    ap.add_argument("-n", type=int, default=20, help="games counted per side (default 20)")
+    ap.add_argument("--knowledge", action="store_true", help="keep who has seen which card (default: not)")
+    ap.add_argument("--child", nargs=2, metavar=("SIDE", "GAME"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child[0], args.child[1], args.players, args.n, args.knowledge)
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: this script counts instructions with it (apt install valgrind)",
+              file=sys.stderr)
+        return 2
+    have_baseline = (SHARED / "baseline").is_dir()
+    if not have_baseline:
+        print(f"note: {SHARED / 'baseline'} is missing; the interpreter alone", file=sys.stderr)
+    print(f"{'game':22} {'players':>7} {'ours/game':>12} {'baseline/game':>14} {'ratio':>6}  (baseline / ours)")
+    for stem in args.games:
+        if stem not in GAMES:
+            print(f"unknown game {stem!r}: one of {', '.join(GAMES)}", file=sys.stderr)
+            return 2
+        players = args.players or GAMES[stem]
+        ours = count("ours", stem, players, args.n, args.knowledge)
+        line = f"{stem:22} {players:>7} {ours:>12,}"
+        if have_baseline:
+            theirs = count("base", stem, players, args.n, False)
+            line += f" {theirs:>14,} {theirs / ours:>6.3f}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
