@@ -1,7 +1,7 @@
 """Machine instructions per random playout, counted by valgrind: the
 interpreter against the baseline, with none of a noisy machine's noise.
 
-    python3 bench/instructions.py [GAME ...] [--players P] [-n N] [--knowledge]
+    python3 bench/instructions.py [GAME ...] [--players P] [-n N] [--knowledge] [--before DIR]
 
 Timings on a shared virtual machine move by 20% and more from one run to
 the next, so a change worth 3% cannot be seen in bench/playouts.py.  This
@@ -11,13 +11,20 @@ list copies, dict lookups, allocation) while N uniformly random games are
 played, after WARM_UP games that are not counted (the interpreter generates
 some of its code on first use).  The same picks as bench/playouts.py;
 ``PYTHONHASHSEED=0``, so two runs of one tree give the same count to a few
-instructions in a million.
+instructions in a million.  Two trees that differ in code the games do not
+run can still differ by up to about 0.7%: objects land at other addresses,
+and the allocator and dicts keyed by ``id`` take other paths.  Trust a change
+of more than 1%.
 
 Instructions are not time: a cache miss costs more than an add, and the
 ratio here runs above the ratio of bench/playouts.py (Fox: 0.53 here, about
 0.43 timed).  It is a guide for one change at a time; the targets are
 timed by bench/playouts.py.  Under valgrind a game runs some 50 times
 slower: keep N small (default 20).
+
+``--before DIR`` counts the interpreter of another checkout too (a
+worktree of an earlier commit: ``git worktree add /tmp/before REV``), each
+game's rules file taken from there, and prints the change beside it.
 
 Needs valgrind (``apt install valgrind``) and, for the baseline's column,
 ``../shared/baseline``; it says so when either is missing.
@@ -43,14 +50,15 @@ GAMES = {"emu_ranchers": 2, "fox_in_the_henhouse": 4, "desplumados": 4, "hens": 
 COUNTED = re.compile(r"Collected : (\d+)")
 
 
-def child(side: str, stem: str, players: int, games: int, knowledge: bool) -> None:
+def child(side: str, stem: str, players: int, games: int, knowledge: bool, tree: Path = ROOT) -> None:
     """Play WARM_UP games, then ``games`` more inside ``functools.reduce``:
     the one C function callgrind is told to count in (it is called nowhere
-    else while a game is played)."""
+    else while a game is played).  ``tree``: the checkout whose interpreter
+    and rules file "ours" plays."""
     if side == "ours":
-        sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, str(tree))
         from interpreter import load
-        game = load(ROOT / "games" / f"{stem}.rules", knowledge=knowledge)
+        game = load(tree / "games" / f"{stem}.rules", knowledge=knowledge)
 
         def new(seed):
             return game.new_state(seed, players)
@@ -84,10 +92,11 @@ def child(side: str, stem: str, players: int, games: int, knowledge: bool) -> No
     functools.reduce(lambda _, seeds: play(seeds), [range(games)], 0)
 
 
-def count(side: str, stem: str, players: int, games: int, knowledge: bool) -> int:
+def count(side: str, stem: str, players: int, games: int, knowledge: bool, tree: Path = ROOT) -> int:
     """Instructions per game of one side, counted by callgrind in a child process."""
     cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
-           sys.executable, __file__, "--child", side, stem, "--players", str(players), "-n", str(games)]
+           sys.executable, __file__, "--child", side, stem, "--players", str(players), "-n", str(games),
+           "--tree", str(tree)]
     if knowledge:
         cmd.append("--knowledge")
     done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
@@ -103,11 +112,16 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, help="player count (default: each game's usual)")
     ap.add_argument("-n", type=int, default=20, help="games counted per side (default 20)")
     ap.add_argument("--knowledge", action="store_true", help="keep who has seen which card (default: not)")
+    ap.add_argument("--before", type=Path, metavar="DIR", help="also count the interpreter of this checkout")
     ap.add_argument("--child", nargs=2, metavar=("SIDE", "GAME"), help=argparse.SUPPRESS)
+    ap.add_argument("--tree", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        child(args.child[0], args.child[1], args.players, args.n, args.knowledge)
+        child(args.child[0], args.child[1], args.players, args.n, args.knowledge, args.tree.resolve())
         return 0
+    if args.before is not None and not (args.before / "interpreter").is_dir():
+        print(f"--before {args.before}: no interpreter/ there (a checkout of this repository?)", file=sys.stderr)
+        return 2
     if shutil.which("valgrind") is None:
         print("valgrind is not installed: this script counts instructions with it (apt install valgrind)",
               file=sys.stderr)
@@ -115,7 +129,8 @@ def main(argv=None) -> int:
     have_baseline = (SHARED / "baseline").is_dir()
     if not have_baseline:
         print(f"note: {SHARED / 'baseline'} is missing; the interpreter alone", file=sys.stderr)
-    print(f"{'game':22} {'players':>7} {'ours/game':>12} {'baseline/game':>14} {'ratio':>6}  (baseline / ours)")
+    print(f"{'game':22} {'players':>7} {'ours/game':>12} {'baseline/game':>14} {'ratio':>6}  (baseline / ours)"
+          + (f" {'before/game':>12} {'change':>7}" if args.before is not None else ""))
     for stem in args.games:
         if stem not in GAMES:
             print(f"unknown game {stem!r}: one of {', '.join(GAMES)}", file=sys.stderr)
@@ -126,6 +141,11 @@ def main(argv=None) -> int:
         if have_baseline:
             theirs = count("base", stem, players, args.n, False)
             line += f" {theirs:>14,} {theirs / ours:>6.3f}"
+        elif args.before is not None:
+            line += f" {'':>14} {'':>6}"
+        if args.before is not None:
+            before = count("ours", stem, players, args.n, args.knowledge, args.before.resolve())
+            line += f" {before:>12,} {100 * (ours - before) / before:>+6.1f}%"
         print(line, flush=True)
     return 0
 

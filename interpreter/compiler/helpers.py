@@ -266,10 +266,11 @@ def dedupe(st, cards):
         hit = cache.get(id(cards))
         if hit is not None and hit[0] is cards:
             return hit[1]
-    names = tuple(map(m.card_name_ids.__getitem__, cards))
-    if len(set(names)) == len(names):  # no two cards of one name
+    name_of = m.card_name_ids.__getitem__
+    if len(set(map(name_of, cards))) == len(cards):  # no two cards of one name
         out, shape = list(cards), None
     else:
+        names = tuple(map(name_of, cards))
         plan = m.copy_plans.get(names)
         if plan is None:
             plan = _copy_plan(names)
