@@ -9,6 +9,10 @@ game, seeds 0, 1, ...); each is cloned and the clone plays the action the
 playout chose.  The time is the median over R passes, per clone + apply;
 the interpreter's passes and the baseline's alternate, and the ratio is the
 median of the R ratios of one pass each (a noisy machine moves both alike).
+Our side plays the action by its index in the node's listing
+(``State.apply_at``), as a search expanding the node does and as the
+baseline plays it, unchecked; ``--by-action`` hands the action to
+``State.apply``, which looks it up among the legal ones first.
 The column ``(clone)`` is the clone alone, timed the same way: what is left
 of clone + apply is the ``apply``.
 Memory is measured with tracemalloc over 1,000 clones of a mid-game state.
@@ -86,20 +90,26 @@ def memory_per_state(state, clone) -> float:
     return (after - before) / 1000
 
 
-def interpreter_side(stem, players, n, knowledge=False):
-    """(pairs, clone, apply, bytes per state) of the interpreter."""
+def interpreter_side(stem, players, n, knowledge=False, by_action=False):
+    """(pairs, clone, apply, bytes per state) of the interpreter: the
+    action played by its index in the listing (``State.apply_at``), as a
+    search expanding a node plays each of its actions, or (``by_action``)
+    handed to ``State.apply``, which looks it up first."""
     game = load(ROOT / "games" / f"{stem}.rules", knowledge=knowledge)
 
     def apply(s, a):
         s.apply(a)
 
+    def apply_at(s, i):
+        s.apply_at(i)
+
     def clone(s):
         return s.clone()
     pairs = positions(lambda seed: game.new_state(seed, players), lambda s: s.legal_actions(), apply,
                       clone, lambda s: s.is_terminal, n)
-    for s, _ in pairs:
-        s.legal_actions()  # as in a search: the node's actions are known before it is expanded
-    return pairs, clone, apply, memory_per_state(pairs[len(pairs) // 2][0], clone)
+    # as in a search: the node's actions are known before it is expanded
+    pairs = [(s, a if by_action else s.legal_actions().index(a)) for s, a in pairs]
+    return pairs, clone, apply if by_action else apply_at, memory_per_state(pairs[len(pairs) // 2][0], clone)
 
 
 def baseline_side(mod, players, n):
@@ -117,6 +127,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--knowledge", action="store_true",
                     help="keep who has seen which card (default: not, as a search bot's samples)")
+    ap.add_argument("--by-action", action="store_true",
+                    help="hand the action to State.apply, which looks it up (default: State.apply_at(index))")
     ap.add_argument("--same-process", action="store_true",
                     help="measure every game in this process (default: each in a process of its own)")
     ap.add_argument("--no-header", action="store_true", help=argparse.SUPPRESS)
@@ -134,14 +146,15 @@ def main(argv=None) -> int:
     if len(args.games) > 1 and not args.same_process:
         for stem in args.games:
             cmd = [sys.executable, __file__, stem, "--positions", str(args.positions), "--repeat", str(args.repeat),
-                   "--no-header"] + (["--knowledge"] if args.knowledge else [])
+                   "--no-header"] + (["--knowledge"] if args.knowledge else []) + \
+                (["--by-action"] if args.by_action else [])
             done = subprocess.run(cmd, check=False)
             if done.returncode:
                 return done.returncode
         return 0
     for stem in args.games:
         players = GAMES[stem]
-        ours = interpreter_side(stem, players, args.positions, args.knowledge)
+        ours = interpreter_side(stem, players, args.positions, args.knowledge, args.by_action)
         theirs = None
         if (SHARED / "baseline").is_dir():
             baseline = importlib.import_module(f"baseline.{stem}")

@@ -8,7 +8,8 @@ the next, so a change worth 3% cannot be seen in bench/playouts.py.  This
 script runs each side in a child process under ``valgrind --tool=callgrind``
 and counts the instructions the CPU executes (in C as well as in Python:
 list copies, dict lookups, allocation) while N uniformly random games are
-played, after WARM_UP games that are not counted (the interpreter generates
+played (our side by ``State.apply_at``, as bench/playouts.py plays;
+``--by-action`` through ``State.apply(action)``), after WARM_UP games that are not counted (the interpreter generates
 some of its code on first use).  The same picks as bench/playouts.py;
 ``PYTHONHASHSEED=0``, so two runs of one tree give the same count to a few
 instructions in a million.  Two trees that differ in code the games do not
@@ -50,55 +51,59 @@ GAMES = {"emu_ranchers": 2, "fox_in_the_henhouse": 4, "desplumados": 4, "hens": 
 COUNTED = re.compile(r"Collected : (\d+)")
 
 
-def child(side: str, stem: str, players: int, games: int, knowledge: bool, tree: Path = ROOT) -> None:
+def child(side: str, stem: str, players: int, games: int, knowledge: bool, tree: Path = ROOT,
+          by_action: bool = False) -> None:
     """Play WARM_UP games, then ``games`` more inside ``functools.reduce``:
     the one C function callgrind is told to count in (it is called nowhere
     else while a game is played).  ``tree``: the checkout whose interpreter
     and rules file "ours" plays."""
+    rnd = random.Random(1).random
     if side == "ours":
         sys.path.insert(0, str(tree))
         from interpreter import load
         game = load(tree / "games" / f"{stem}.rules", knowledge=knowledge)
-
-        def new(seed):
-            return game.new_state(seed, players)
-
-        def legal(s):
-            return s.legal_actions()
-
-        def apply(s, a):
-            s.apply(a)
-
-        def terminal(s):
-            return s.is_terminal
+        if by_action or not hasattr(game.new_state(0, players), "apply_at"):  # (a checkout older than it)
+            def play(seeds) -> int:
+                for seed in seeds:
+                    s = game.new_state(seed, players)
+                    while not s.is_terminal:
+                        acts = s.legal_actions()
+                        s.apply(acts[int(rnd() * len(acts))])
+                return 0
+        else:  # as bench/playouts.py plays
+            def play(seeds) -> int:
+                for seed in seeds:
+                    s = game.new_state(seed, players)
+                    while not s.is_terminal:
+                        s.apply_at(int(rnd() * len(s.legal_actions())))
+                return 0
     else:
         sys.path.insert(0, str(SHARED))
         mod = importlib.import_module(f"baseline.{stem}")
-
-        def new(seed):
-            return mod.new_game(seed, players)
         legal, apply, terminal = mod.legal_actions, mod.apply, mod.is_terminal
-    rnd = random.Random(1).random
 
-    def play(seeds) -> int:
-        for seed in seeds:
-            s = new(seed)
-            while not terminal(s):
-                acts = legal(s)
-                apply(s, acts[int(rnd() * len(acts))])
-        return 0
+        def play(seeds) -> int:
+            for seed in seeds:
+                s = mod.new_game(seed, players)
+                while not terminal(s):
+                    acts = legal(s)
+                    apply(s, acts[int(rnd() * len(acts))])
+            return 0
 
     play(range(-WARM_UP, 0))
     functools.reduce(lambda _, seeds: play(seeds), [range(games)], 0)
 
 
-def count(side: str, stem: str, players: int, games: int, knowledge: bool, tree: Path = ROOT) -> int:
+def count(side: str, stem: str, players: int, games: int, knowledge: bool, tree: Path = ROOT,
+          by_action: bool = False) -> int:
     """Instructions per game of one side, counted by callgrind in a child process."""
     cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
            sys.executable, __file__, "--child", side, stem, "--players", str(players), "-n", str(games),
            "--tree", str(tree)]
     if knowledge:
         cmd.append("--knowledge")
+    if by_action:
+        cmd.append("--by-action")
     done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
     found = COUNTED.search(done.stderr)
     if done.returncode != 0 or found is None:
@@ -112,12 +117,14 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, help="player count (default: each game's usual)")
     ap.add_argument("-n", type=int, default=20, help="games counted per side (default 20)")
     ap.add_argument("--knowledge", action="store_true", help="keep who has seen which card (default: not)")
+    ap.add_argument("--by-action", action="store_true",
+                    help="play through State.apply(action), which looks it up (default: State.apply_at(index))")
     ap.add_argument("--before", type=Path, metavar="DIR", help="also count the interpreter of this checkout")
     ap.add_argument("--child", nargs=2, metavar=("SIDE", "GAME"), help=argparse.SUPPRESS)
     ap.add_argument("--tree", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        child(args.child[0], args.child[1], args.players, args.n, args.knowledge, args.tree.resolve())
+        child(args.child[0], args.child[1], args.players, args.n, args.knowledge, args.tree.resolve(), args.by_action)
         return 0
     if args.before is not None and not (args.before / "interpreter").is_dir():
         print(f"--before {args.before}: no interpreter/ there (a checkout of this repository?)", file=sys.stderr)
@@ -136,7 +143,7 @@ def main(argv=None) -> int:
             print(f"unknown game {stem!r}: one of {', '.join(GAMES)}", file=sys.stderr)
             return 2
         players = args.players or GAMES[stem]
-        ours = count("ours", stem, players, args.n, args.knowledge)
+        ours = count("ours", stem, players, args.n, args.knowledge, by_action=args.by_action)
         line = f"{stem:22} {players:>7} {ours:>12,}"
         if have_baseline:
             theirs = count("base", stem, players, args.n, False)
@@ -144,7 +151,7 @@ def main(argv=None) -> int:
         elif args.before is not None:
             line += f" {'':>14} {'':>6}"
         if args.before is not None:
-            before = count("ours", stem, players, args.n, args.knowledge, args.before.resolve())
+            before = count("ours", stem, players, args.n, args.knowledge, args.before.resolve(), args.by_action)
             line += f" {before:>12,} {100 * (ours - before) / before:>+6.1f}%"
         print(line, flush=True)
     return 0

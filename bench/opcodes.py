@@ -16,7 +16,9 @@ time, not the target itself: time is measured by bench/playouts.py.
 ``--top K`` lists the K functions of the interpreter that execute the
 most instructions, with their calls.  The games are loaded as
 bench/playouts.py loads them, without keeping who has seen which card
-(``--knowledge`` keeps it).
+(``--knowledge`` keeps it).  Our side plays the pick by its index
+(``State.apply_at``), as bench/playouts.py does; ``--by-action`` through
+``State.apply(action)``.
 
 Like the other bench scripts that compare with the baseline, this one
 reads ``../shared`` and says so when it is missing.
@@ -61,14 +63,15 @@ class Counting:
         return self
 
 
-def count(new, legal, apply, terminal, games: int, counting: Counting) -> tuple:
-    """(instructions, actions) of ``games`` random playouts; only listing and applying are counted."""
+def count(new, legal, play, terminal, games: int, counting: Counting) -> tuple:
+    """(instructions, actions) of ``games`` random playouts; only listing and
+    playing are counted.  ``play(state, actions, index)`` plays the pick."""
     rnd = random.Random(1).random
     for seed in range(-WARM_UP, 0):  # not counted: what is made once, on first use (generated flow functions)
         s = new(seed)
         while not terminal(s):
             acts = legal(s)
-            apply(s, acts[int(rnd() * len(acts))])
+            play(s, acts, int(rnd() * len(acts)))
     rnd = random.Random(1).random
     actions = 0
     for seed in range(games):
@@ -76,8 +79,7 @@ def count(new, legal, apply, terminal, games: int, counting: Counting) -> tuple:
         while not terminal(s):
             sys.settrace(counting)
             acts = legal(s)
-            a = acts[int(rnd() * len(acts))]
-            apply(s, a)
+            play(s, acts, int(rnd() * len(acts)))
             sys.settrace(None)
             actions += 1
     return counting.total, actions
@@ -90,6 +92,8 @@ def main(argv=None) -> int:
     ap.add_argument("-n", type=int, default=20, help="games per count (default 20)")
     ap.add_argument("--top", type=int, default=0, help="list the interpreter's K busiest functions")
     ap.add_argument("--knowledge", action="store_true", help="keep who has seen which card (default: not)")
+    ap.add_argument("--by-action", action="store_true",
+                    help="play through State.apply(action), which looks it up (default: State.apply_at(index))")
     args = ap.parse_args(argv)
     have_baseline = (SHARED / "baseline").is_dir()
     if have_baseline:
@@ -105,12 +109,14 @@ def main(argv=None) -> int:
         game = load(ROOT / "games" / f"{stem}.rules", knowledge=args.knowledge)
         ours = Counting(args.top > 0)
         total, actions = count(lambda seed: game.new_state(seed, players), lambda s: s.legal_actions(),
-                               lambda s, a: s.apply(a), lambda s: s.is_terminal, args.n, ours)
+                               (lambda s, acts, i: s.apply(acts[i])) if args.by_action else
+                               (lambda s, acts, i: s.apply_at(i)), lambda s: s.is_terminal, args.n, ours)
         line = f"{stem:22} {players:>7} {total / actions:>12.0f}"
         if have_baseline:
             mod = importlib.import_module(f"baseline.{stem}")
-            btotal, bactions = count(lambda seed: mod.new_game(seed, players), mod.legal_actions, mod.apply,
-                                     mod.is_terminal, args.n, Counting(False))
+            btotal, bactions = count(lambda seed: mod.new_game(seed, players), mod.legal_actions,
+                                     lambda s, acts, i: mod.apply(s, acts[i]), mod.is_terminal, args.n,
+                                     Counting(False))
             # per game, not per action: the two split a game into actions differently (see playouts.py)
             line += f" {btotal / bactions:>16.0f} {btotal / total:>6.2f}"
         print(line, flush=True)

@@ -127,7 +127,7 @@ class MCTSAgent:
                     acts = s.legal_actions()
                     if not acts:
                         break
-                    s.apply(acts[rng.randrange(len(acts))])
+                    s.apply_at(rng.randrange(len(acts)))
                     steps += 1
                 rewards = self._rewards(s)
             except RuleError:  # a sample the rules cannot carry through: it counts as a draw

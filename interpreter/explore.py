@@ -125,7 +125,7 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
         parent, st, key = queue.popleft()
         if parent is not None:
             move, st = st, parent.clone()
-            st.apply(move)
+            st.apply_at(move)  # (the index of the action, or the chance outcome)
         depth = parents[key][2]
         report.depth = max(report.depth, depth)
         if st.is_terminal:
@@ -145,11 +145,11 @@ def explore(path, players=None, max_states: int = 100_000, params=None, max_find
                     report.dead_states.append(path(key))
                 continue
             seat = st.current_player
-            moves = [(a, (seat, a)) for a in legal]
+            moves = list(enumerate((seat, a) for a in legal))  # (by index: apply_at looks nothing up)
         for move, step in moves:
             child = st.clone()
             try:
-                child.apply(move)
+                child.apply_at(move)
             except RuleError as err:
                 if len(report.rule_errors) < max_findings:
                     report.rule_errors.append((err.message, str(err.span) if err.span else None,

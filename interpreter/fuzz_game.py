@@ -136,7 +136,7 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
                     seats.steps(m, actions[len(actions) - len(legals):], mes, legals)
                     mes, legals = [], []
             try:
-                state.apply(a)
+                state.apply_at(i)
             except RuleError as err:
                 if "rule_error" in skip:
                     return actions, state

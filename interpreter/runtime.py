@@ -36,6 +36,8 @@ with exact probabilities.  A shuffle of *n* cards is *n-1* such events
 
 from __future__ import annotations
 
+import operator
+
 CHANCE = -1
 TERMINAL = -2
 
@@ -164,6 +166,23 @@ def own_cells(st) -> None:
         st.pshared = False
 
 
+def _as_index(index, legal) -> int:
+    """``index`` as an int (numpy's integers too) of 0 or more, or an IllegalAction."""
+    if not isinstance(index, bool):
+        try:
+            index = operator.index(index)
+        except TypeError:
+            pass
+        else:
+            if index >= 0:
+                return index
+    raise _not_an_index(index, legal)
+
+
+def _not_an_index(index, legal) -> IllegalAction:
+    return IllegalAction(f"{index!r} is not the index of a legal action here (0..{len(legal) - 1})")
+
+
 class State:
     """One position of a game.  Use ``legal_actions()``, ``apply()``,
     ``is_terminal``, ``returns()``, ``observation(p)`` and ``clone()``."""
@@ -272,6 +291,25 @@ class State:
             legal = self.legal_actions()
         if action not in legal:
             raise IllegalAction(f"{action!r} is not a legal action here")
+        self._played = (self._played, action)
+        self._legal = None
+        self.m.action_steps[action[0]](self, action)  # (flowgen.generate_step)
+
+    def apply_at(self, index: int) -> None:
+        """``apply(legal_actions()[index])``, without looking the action up
+        in the list again (for a bot that picks by position, the fuzzer, a
+        search); at a chance node, ``index`` is the outcome, as for apply."""
+        legal = self._legal
+        if not legal:  # not listed yet; or the game is over, or at a chance node: as apply says
+            legal = self.legal_actions()
+            if not legal:
+                return self.apply(index)
+        if index.__class__ is not int or index < 0:
+            index = _as_index(index, legal)
+        try:
+            action = legal[index]
+        except IndexError:
+            raise _not_an_index(index, legal) from None
         self._played = (self._played, action)
         self._legal = None
         self.m.action_steps[action[0]](self, action)  # (flowgen.generate_step)
@@ -398,34 +436,8 @@ class State:
         zone; for a row of stacks, into a new stack (``stack=None``) or onto
         stack number ``stack`` (0-based).  A name with several copies takes
         the first copy not already placed by this call."""
-        m = self.m
-        inst = m.zone_instance(self, zone, player)
-        ids = []
-        for c in cards:
-            if isinstance(c, str):
-                free = [i for i in m.card_ids(c) if i not in ids]
-                if not free:
-                    raise ValueError(f"no more copies of {c!r}")
-                c = free[0]
-            if self.loc[c] < 0:
-                raise ValueError(f"{m.card_names[c]!r} is not in play in this game")
-            ids.append(c)
-        stacks = set(m.stack_instances)
-        for c in ids:
-            take_card(self, c, stacks)
-            self.loc[c] = inst
-        if inst in m.stack_instances:
-            if stack is None:
-                if ids:  # (no cards, no stack: a row of stacks never holds an empty one)
-                    self.Z[inst].append(ids)
-            else:
-                self.Z[inst][stack].extend(ids)
-        else:
-            self.Z[inst].extend(ids)
-        if self.m.knowledge:
-            for c in ids:
-                self.K[c] |= self.vis[inst]
-        self._legal = None
+        from .scenario import put
+        put(self, cards, zone, player, stack)
 
     def _place_of(self, name: str, player=None, card=None) -> tuple:
         """(list, index) where a variable, player variable or card variable lives."""
@@ -472,23 +484,7 @@ class State:
     def debug_text(self) -> str:
         """Every card where it lies, hidden or not: for replays and debugging,
         never for players."""
-        m = self.m
-        lines = []
-        for z in m.zones:
-            for p in (range(self.n) if z.per_player else (0,)):
-                who = f" (P{p + 1})" if z.per_player else ""
-                content = self.zone_cards(z.name, p if z.per_player else None)
-                if z.kind == "stacks":
-                    text = " | ".join(", ".join(s) for s in content) or "-"
-                else:
-                    text = ", ".join(content) or "-"
-                lines.append(f"{z.name}{who}: {text}")
-        V = self.V
-        for name, t, i in m.var_names:
-            lines.append(f"{name} = {m.value_text(t, V[i])}")
-        for name, t, base in m.pvar_names:
-            lines.append(f"{name}: " + ", ".join(f"P{p + 1} {m.value_text(t, V[base + p])}" for p in range(self.n)))
-        return "\n".join(lines)
+        return self.m.debug_text(self)
 
     def legal_action_texts(self) -> list:
         return [self.action_text(a) for a in self.legal_actions()]

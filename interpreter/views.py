@@ -192,6 +192,26 @@ class MachineViews:
             return v
         return self.value_text(typ, v)
 
+    def debug_text(self, st) -> str:
+        """Every card where it lies, hidden or not: for replays and debugging,
+        never for players."""
+        lines = []
+        for z in self.zones:
+            for p in (range(st.n) if z.per_player else (0,)):
+                who = f" (P{p + 1})" if z.per_player else ""
+                content = st.zone_cards(z.name, p if z.per_player else None)
+                if z.kind == "stacks":
+                    text = " | ".join(", ".join(s) for s in content) or "-"
+                else:
+                    text = ", ".join(content) or "-"
+                lines.append(f"{z.name}{who}: {text}")
+        V = st.V
+        for name, t, i in self.var_names:
+            lines.append(f"{name} = {self.value_text(t, V[i])}")
+        for name, t, base in self.pvar_names:
+            lines.append(f"{name}: " + ", ".join(f"P{p + 1} {self.value_text(t, V[base + p])}" for p in range(st.n)))
+        return "\n".join(lines)
+
     def observation_text(self, st, player: int) -> str:
         """The observation as lines of text for a person (no more than
         :meth:`observation` holds)."""

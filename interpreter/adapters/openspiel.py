@@ -238,7 +238,7 @@ class RulesState(pyspiel.State):
                 self.s.apply(action)
             else:
                 mover = self.s.current_player
-                self.s.apply(self.s.legal_actions()[action])
+                self.s.apply_at(action)
                 self.moves += 1
                 self.acted[mover] += 1
         except RuleError as err:

@@ -131,7 +131,7 @@ class RulesEnv(AECEnv):
             raise ValueError(f"{agent}: action {action!r} is not one of the {len(legal)} legal actions "
                              "(see the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        st.apply(legal[int(action)])
+        st.apply_at(int(action))
         self.moves += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if st.is_terminal:

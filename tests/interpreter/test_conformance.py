@@ -368,3 +368,45 @@ def test_scratch_slots_hold_nothing_from_one_step_to_the_next(path, n):
     returns = plain.returns()
     spoilt.S[:] = [None] * len(spoilt.S)
     assert spoilt.returns() == returns and spoilt.winners() == plain.winners()
+
+
+@pytest.mark.parametrize("path, n", CASES)
+def test_apply_at_plays_what_apply_plays_with_the_action_at_that_index(path, n):
+    # the same random indexes, one game through apply_at, the other through apply(legal[i]):
+    # the same legal lists at every step, the same history and results; chance outcomes too
+    g = game(path, explicit_chance=True)
+    by_index, by_action = g.new_state(3, n), g.new_state(3, n)
+    rng = random.Random(3)
+    steps = 0
+    while not by_index.is_terminal and steps < MAX_ACTIONS:
+        legal = by_action.legal_actions()
+        assert by_index.legal_actions() == legal
+        count = len(legal) if legal else len(by_action.chance_outcomes())
+        i = rng.randrange(count)
+        by_index.apply_at(i)
+        by_action.apply(legal[i] if legal else i)
+        steps += 1
+    assert by_action.is_terminal and by_index.history == by_action.history
+    assert by_index.returns() == by_action.returns()
+
+
+def test_apply_at_refuses_what_is_not_the_index_of_a_legal_action():
+    from interpreter import IllegalAction
+
+    class Zero:  # an integer of another kind (numpy's): taken by its __index__
+        def __index__(self):
+            return 0
+
+    g = game(GAME_FILES[0])
+    st = g.new_state(0, g.min_players)
+    legal = st.legal_actions()
+    for bad in (len(legal), -1, True, 0.0, "0", None, (0,)):
+        with pytest.raises(IllegalAction):
+            st.apply_at(bad)
+    assert st.legal_actions() == legal and st.history == []  # nothing was played
+    st.apply_at(Zero())
+    assert st.history == [legal[0]]
+    while not st.is_terminal:
+        st.apply_at(len(st.legal_actions()) - 1)
+    with pytest.raises(IllegalAction, match="over"):
+        st.apply_at(0)
