@@ -326,18 +326,15 @@ def _same_card_vars(C, cvars, cards, pairs) -> bool:
 def _told_apart(st, cards) -> tuple:
     """(the cards without identical copies, their shape or None), copies
     told apart by their names and card variables (:func:`copy_keys`)."""
-    keys = copy_keys(st, cards)
-    labels = {}  # each card's group, numbered in the order of the groups' first cards
-    shape = tuple([labels.setdefault(key, len(labels)) for key in keys])
-    if len(labels) == len(keys):
-        return list(cards), None
-    seen = set()
-    out = []
-    for c, key in zip(cards, keys):
-        if key not in seen:
-            seen.add(key)
+    group = {}  # a copy key -> its group, numbered in the order of the groups' first cards
+    out, shape = [], []
+    for c, key in zip(cards, copy_keys(st, cards)):
+        g = group.get(key)
+        if g is None:
+            group[key] = g = len(out)
             out.append(c)
-    return out, shape
+        shape.append(g)
+    return out, (tuple(shape) if len(out) < len(shape) else None)
 
 
 MAX_SUBSETS = 100_000  # a set choice offering more sets than this is a rule error
@@ -347,8 +344,9 @@ def subsets(st, cards, lo, hi, uid=None):
     """The sets of ``cards`` with ``lo`` to ``hi`` members (``hi`` None: up to
     all), smallest first.  Identical copies make one choice, so a set is
     offered once: the cards are grouped as :func:`dedupe` groups them (by
-    name and card variables, groups in the order of their first card) and each set takes the first cards of each
-    group, most of the earlier groups first.  Given an action's ``uid``,
+    name and card variables, groups in the order of their first card) and
+    each set takes the first cards of each group, most of the earlier groups
+    first.  Given an action's ``uid``,
     each set comes as the action ``(uid, set)`` (for an action whose one
     parameter is the set: its listing, made in one pass)."""
     m = st.m
