@@ -35,7 +35,7 @@ class _Found(Exception):
 # ---------------------------------------------------------------- playing one game
 def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
               on_action=None, check_cycles=True, position=None, chosen=None, seats=None):
-    """Play one game; ``choose(step, n_legal) -> index``.  Returns the
+    """Play one game; ``choose(step, n_legal) -> index`` (0 to n_legal - 1).  Returns the
     actions played (their texts are written only when asked for: see
     :func:`_action_texts`) and the state.  Raises :class:`_Found` at the first finding whose kind
     is not in ``skip``.  ``position``, a list, holds [state, legal actions]

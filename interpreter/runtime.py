@@ -166,8 +166,9 @@ def own_cells(st) -> None:
         st.pshared = False
 
 
-def _as_index(index, legal) -> int:
-    """``index`` as an int (numpy's integers too) of 0 or more, or an IllegalAction."""
+def _as_index(index, count: int, chance=False) -> int:
+    """``index`` as an int (numpy's integers too) of 0 or more, or an
+    IllegalAction naming the ``count`` there are (of chance outcomes if ``chance``)."""
     if not isinstance(index, bool):
         try:
             index = operator.index(index)
@@ -176,11 +177,13 @@ def _as_index(index, legal) -> int:
         else:
             if index >= 0:
                 return index
-    raise _not_an_index(index, legal)
+    raise _not_an_index(index, count, chance)
 
 
-def _not_an_index(index, legal) -> IllegalAction:
-    return IllegalAction(f"{index!r} is not the index of a legal action here (0..{len(legal) - 1})")
+def _not_an_index(index, count: int, chance=False) -> IllegalAction:
+    if chance:
+        return IllegalAction(f"chance outcome {index!r} is not one of 0..{count - 1}")
+    return IllegalAction(f"{index!r} is not the index of a legal action here (0..{count - 1})")
 
 
 class State:
@@ -281,8 +284,10 @@ class State:
             if self.is_terminal:
                 raise IllegalAction("the game is over")
             if self.chance_n:
-                if not isinstance(action, int) or not 0 <= action < self.chance_n:
-                    raise IllegalAction(f"chance outcome {action!r} is not one of 0..{self.chance_n - 1}")
+                if action.__class__ is not int:  # (numpy's integers too; not a bool)
+                    action = _as_index(action, self.chance_n, chance=True)
+                if not 0 <= action < self.chance_n:
+                    raise _not_an_index(action, self.chance_n, chance=True)
                 self._played = (self._played, action)
                 self.m.resolve_chance(self, action)
                 self._legal = None
@@ -298,18 +303,19 @@ class State:
     def apply_at(self, index: int) -> None:
         """``apply(legal_actions()[index])``, without looking the action up
         in the list again (for a bot that picks by position, the fuzzer, a
-        search); at a chance node, ``index`` is the outcome, as for apply."""
+        search): the index in the listing of this position as it is now (0
+        or more); at a chance node, the outcome, as for apply."""
         legal = self._legal
         if not legal:  # not listed yet; or the game is over, or at a chance node: as apply says
             legal = self.legal_actions()
             if not legal:
                 return self.apply(index)
         if index.__class__ is not int or index < 0:
-            index = _as_index(index, legal)
+            index = _as_index(index, len(legal))
         try:
             action = legal[index]
         except IndexError:
-            raise _not_an_index(index, legal) from None
+            raise _not_an_index(index, len(legal)) from None
         self._played = (self._played, action)
         self._legal = None
         self.m.action_steps[action[0]](self, action)  # (flowgen.generate_step)

@@ -58,7 +58,7 @@ except ImportError as err:  # pragma: no cover - the extra is missing
 
 from ..game import load
 from .encoding import DEFAULT_MAX_LEGAL, TensorLayout, legal_actions
-from ..runtime import CHANCE, MAX_VALUE, TERMINAL, RuleError
+from ..runtime import CHANCE, MAX_VALUE, TERMINAL, IllegalAction, RuleError
 
 DEFAULT_MAX_GAME_LENGTH = 5000
 
@@ -251,7 +251,10 @@ class RulesState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {action}"
-        return self.s.action_text(self.s.legal_actions()[action])
+        legal = self.s.legal_actions()
+        if not 0 <= action < len(legal):  # (not a list's index from the end)
+            raise IllegalAction(f"{action!r} is not the index of a legal action here (0..{len(legal) - 1})")
+        return self.s.action_text(legal[action])
 
     def is_terminal(self):
         return self.s.is_terminal or self._cut_off()

@@ -273,9 +273,9 @@ def dedupe(st, cards):
         names = tuple(map(name_of, cards))
         plan = m.copy_plans.get(names)
         if plan is None:
-            plan = _copy_plan(names)
-            if len(m.copy_plans) < MAX_COPY_PLANS:
-                m.copy_plans[names] = plan
+            if len(m.copy_plans) >= MAX_COPY_PLANS:  # (begun again: the piles of now are kept)
+                m.copy_plans.clear()
+            plan = m.copy_plans[names] = _copy_plan(names)
         firsts, shape, pairs = plan
         cvars = m.cvar_bases
         if cvars and not _same_card_vars(st.C, cvars, cards, pairs):
@@ -290,7 +290,7 @@ def dedupe(st, cards):
 
 
 # the copy plans a machine keeps (helpers.dedupe), by the names of a pile's cards in order: piles of
-# copies recur (a hand of hens); past this many, a new one is worked out each time it comes
+# copies recur (a hand of hens); past this many, they are dropped and kept again as they come
 MAX_COPY_PLANS = 8192
 
 

@@ -410,3 +410,15 @@ def test_apply_at_refuses_what_is_not_the_index_of_a_legal_action():
         st.apply_at(len(st.legal_actions()) - 1)
     with pytest.raises(IllegalAction, match="over"):
         st.apply_at(0)
+    # at a chance node the index is the outcome: another kind of integer is taken, a bool is not
+    st = game(GAME_FILES[0], explicit_chance=True).new_state(0, g.min_players)
+    assert st.current_player == CHANCE
+    outcomes = len(st.chance_outcomes())
+    for bad in (True, outcomes, -1, 0.0, None):
+        with pytest.raises(IllegalAction, match="chance outcome"):
+            st.apply_at(bad)
+        with pytest.raises(IllegalAction, match="chance outcome"):
+            st.apply(bad)
+    assert st.history == []
+    st.apply_at(Zero())
+    assert st.history == [0] and type(st.history[0]) is int

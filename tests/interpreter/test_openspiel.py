@@ -260,3 +260,18 @@ def test_score_utility_and_the_length_bound():
     assert g.max_game_length() == 3 and g.min_utility() < 0
     with pytest.raises(ValueError, match="utility"):
         register_openspiel(ROOT / "examples" / "last_card.rules", 2, utility="elo")
+
+
+def test_an_action_id_outside_the_legal_ones_is_refused_not_read_from_the_end():
+    from interpreter import IllegalAction
+    state = game("fox_in_the_henhouse", 2, {}).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    before = state.history()
+    for bad in (-2, len(legal)):
+        with pytest.raises(IllegalAction, match="not the index of a legal action"):
+            state.action_to_string(state.current_player(), bad)
+        with pytest.raises(IllegalAction, match="not the index of a legal action"):
+            state.apply_action(bad)
+    assert state.history() == before and state.legal_actions() == legal

@@ -243,6 +243,27 @@ def test_a_set_choice_beside_a_card_choice_over_the_same_hand_groups_the_same_co
     assert len(subsets(state, hand, 1, 2)) == 4  # the two As are copies again
 
 
+def test_the_copy_plans_a_game_keeps_are_begun_again_when_full_and_listings_stay_the_same(monkeypatch):
+    # ¡Desplumados! has copies and card variables: its listings, with the plans of its piles
+    # of copies dropped every third pile, are those of a game that keeps them all
+    import random
+    from pathlib import Path
+    from interpreter.compiler import helpers
+    path = Path(__file__).resolve().parents[2] / "games" / "desplumados.rules"
+
+    def listings(seed):
+        st = load(path, knowledge=False).new_state(seed, 4)
+        rng, out = random.Random(seed), []
+        while not st.is_terminal and len(out) < 400:
+            out.append(st.legal_actions())
+            assert len(st.m.copy_plans) <= helpers.MAX_COPY_PLANS
+            st.apply_at(rng.randrange(len(out[-1])))
+        return out
+    kept = [listings(seed) for seed in range(3)]
+    monkeypatch.setattr(helpers, "MAX_COPY_PLANS", 2)
+    assert [listings(seed) for seed in range(3)] == kept
+
+
 def test_three_copies_with_the_middle_one_marked_make_two_choices_the_first_card_each(tmp_path):
     # the first and third A are still copies of each other, the marked one is not: a choice
     # of one card offers the first A and the marked A (never the third), and the sets group
