@@ -52,13 +52,13 @@ class GreedyAgent:
         counts = [0] * len(legal_actions)
         for _ in range(self.samples):
             base = sampler(self.rng)
-            there = set(base.legal_actions())
+            there = {a: k for k, a in enumerate(base.legal_actions())}  # (each by its index in the sample's)
             for i, a in enumerate(legal_actions):
                 if a not in there:
                     continue  # not legal in this sample: it tells nothing of a
                 s = base.clone()
                 try:
-                    s.apply(a)
+                    s.apply_at(there[a])
                 except RuleError:
                     continue
                 totals[i] += _lead(s, seat)
@@ -111,15 +111,17 @@ class MCTSAgent:
                     mover = s.current_player
                     for a in acts:
                         node.avail[a] = node.avail.get(a, 0) + 1
-                    untried = [a for a in acts if a not in node.children]
+                    untried = [k for k, a in enumerate(acts) if a not in node.children]  # (by index)
                     if untried:
-                        a = untried[rng.randrange(len(untried))]
-                        s.apply(a)
+                        k = untried[rng.randrange(len(untried))]
+                        a = acts[k]
+                        s.apply_at(k)
                         node.children[a] = child = _Node(mover)
                         path.append(child)
                         break
-                    a = max(acts, key=lambda x: self._ucb(node.children[x], node.avail[x]))
-                    s.apply(a)
+                    k = max(range(len(acts)), key=lambda k: self._ucb(node.children[acts[k]], node.avail[acts[k]]))
+                    a = acts[k]
+                    s.apply_at(k)
                     node = node.children[a]
                     path.append(node)
                 steps = 0
