@@ -28,9 +28,14 @@ class RandomAgent:
 
     def choose(self, legal_actions, observation=None):
         """One of ``legal_actions`` (a non-empty sequence), uniformly."""
+        return legal_actions[self.choose_index(legal_actions)]
+
+    def choose_index(self, legal_actions) -> int:
+        """The index of :meth:`choose`'s pick, the same draw (a runner that
+        has it plays it with ``State.apply_at``: no lookup of the action)."""
         if not legal_actions:
             raise ValueError("no legal action to choose from")
-        return legal_actions[self.rng.randrange(len(legal_actions))]
+        return self.rng.randrange(len(legal_actions))
 
 
 def ask(agent, state, seat: int, legal: list):

@@ -121,6 +121,9 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
     resolves them uniformly, and they are not counted as actions.
     ``record(seat, text)`` gets every action's own text (a game log)."""
     n = 0
+    # a bot that picks by index (one that reads nothing of the game: RandomAgent) is asked for it
+    by_index = [getattr(a, "choose_index", None) if not getattr(a, "needs_observation", True)
+                and not getattr(a, "needs_sampler", False) else None for a in agents]
     while not state.is_terminal:
         if state.is_chance_node:
             if chance_rng is None:
@@ -134,13 +137,21 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
         legal = state.legal_actions()
         if not legal:
             raise DeadState(n, seat)
-        action = ask(agents[seat], state, seat, legal)
+        pick = by_index[seat]
+        if pick is not None:
+            i = pick(legal)
+            action = legal[i]
+        else:
+            i, action = None, ask(agents[seat], state, seat, legal)
         n += 1
         if on_action is not None:  # a secret choice is not told until it takes effect
             on_action(n, seat, "chooses in secret" if state.is_secret(action) else state.action_text(action))
         if record is not None:  # a game log: the action itself, secret or not
             record(seat, state.action_text(action))
-        state.apply(action)
+        if i is None:
+            state.apply(action)
+        else:
+            state.apply_at(i)
     return n
 
 

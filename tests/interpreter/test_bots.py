@@ -151,3 +151,18 @@ def test_mcts_by_the_second():
     for bad in ("mcts:0s", "mcts:xs", "mcts:-1s", "greedy:1s"):
         with pytest.raises(ValueError):
             make_bot(bad, 1)
+
+
+def test_random_bots_asked_for_an_index_play_the_games_they_chose_by_action():
+    # play() asks a random bot for the index of its pick and plays it with apply_at: the same
+    # draws as its choose(), so the same games as a loop that asks for the action itself
+    from interpreter.agents import RandomAgent, ask
+    game = load(FOX, knowledge=False)
+    for seed in range(3):
+        fast = game.new_state(seed, 3)
+        play(fast, make_agents(seed, 3))
+        slow, agents = game.new_state(seed, 3), make_agents(seed, 3)
+        assert all(isinstance(a, RandomAgent) for a in agents)
+        while not slow.is_terminal:
+            slow.apply(ask(agents[slow.current_player], slow, slow.current_player, slow.legal_actions()))
+        assert fast.history == slow.history and fast.returns() == slow.returns()
