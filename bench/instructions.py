@@ -9,8 +9,8 @@ script runs each side in a child process under ``valgrind --tool=callgrind``
 and counts the instructions the CPU executes (in C as well as in Python:
 list copies, dict lookups, allocation) while N uniformly random games are
 played (our side by ``State.apply_at``, as bench/playouts.py plays;
-``--by-action`` through ``State.apply(action)``), after WARM_UP games that are not counted (the interpreter generates
-some of its code on first use).  The same picks as bench/playouts.py;
+``--by-action`` through ``State.apply(action)``), after WARM_UP games that
+are not counted (the interpreter generates some of its code on first use).  The same picks as bench/playouts.py;
 ``PYTHONHASHSEED=0``, so two runs of one tree give the same count to a few
 instructions in a million.  Two trees that differ in code the games do not
 run can still differ by up to about 0.7%: objects land at other addresses,

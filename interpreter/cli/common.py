@@ -12,7 +12,7 @@ import click
 
 from typing import TYPE_CHECKING
 
-from ..agents import ask
+from ..agents import ask, needs_knowledge
 from ..runtime import DeadState, RuleError
 from .group import DEFAULT_MAX_ACTIONS, _Failure, _TooLong, _usage_error
 
@@ -107,7 +107,6 @@ def bots_need_knowledge(bots=None) -> bool:
     """Does one of these bots (``bots`` as :func:`make_agents` takes them)
     read an observation or sample what its seat knows?  If not, the games
     are loaded without keeping who knows which card: the same games, faster."""
-    from ..agents import needs_knowledge
     from ..bots import make_bot
     return any(needs_knowledge(make_bot(kind, 0)) for kind in (bots or {}).values())
 
@@ -122,8 +121,7 @@ def play(state, agents, max_actions: int = DEFAULT_MAX_ACTIONS, on_action=None, 
     ``record(seat, text)`` gets every action's own text (a game log)."""
     n = 0
     # a bot that picks by index (one that reads nothing of the game: RandomAgent) is asked for it
-    by_index = [getattr(a, "choose_index", None) if not getattr(a, "needs_observation", True)
-                and not getattr(a, "needs_sampler", False) else None for a in agents]
+    by_index = [None if needs_knowledge(a) else getattr(a, "choose_index", None) for a in agents]
     while not state.is_terminal:
         if state.is_chance_node:
             if chance_rng is None:
