@@ -11,6 +11,8 @@ known.
 
 from __future__ import annotations
 
+import re
+
 from rulelang import ast as A
 
 from ..runtime import STACK_MASK, STACK_SHIFT
@@ -68,7 +70,7 @@ class Functions:
             lines += self.kept(self.ns.ref(self.frozen_memo, "_fm"), [lit(int(gen[3:]))] + params, body, value)
         else:
             lines += [f"    {x}" for x in body]
-            lines.append(f"    return {value}")
+            lines += _charged_first(value)
         self.ns.define("\n".join(lines) + "\n", gen)
         return gen
 
@@ -231,6 +233,25 @@ class Functions:
                 break
         self.quick_functions[name] = ok  # (a call back up the chain reads False: the safe answer, kept)
         return ok
+
+
+# a value that goes through a place's cards first, by a table (.card_tables): a count, any or all
+_TABLE_OF_PLACE = re.compile(r"(sum\(|\(-?\d+ (?:not )?in )map\((_[tp]\d+)\.__getitem__, "
+                             r"_tick\(st, (st\.Z\[[a-z0-9_ ()+.]*\])\)\)\)?\Z")
+
+
+def _charged_first(value: str) -> list:
+    """The lines that return ``value``.  A count, any or all of a table over
+    a place's cards, where nothing is evaluated before the place's cards are
+    charged to the work budget, has the charge written in the function
+    (``_tick``'s lines, without its call); the error of an exhausted budget
+    is ``_tick``'s."""
+    match = _TABLE_OF_PLACE.match(value)
+    if match is None or match.group(1) == "sum(" and not value.endswith(")))"):
+        return [f"    return {value}"]
+    return [f"    _x = {match.group(3)}", "    _m = st.m", "    _m.work_left -= len(_x)",
+            "    if _m.work_left < 0:", "        _tick(st, ())",
+            f"    return {value.replace(f'_tick(st, {match.group(3)})', '_x')}"]
 
 
 def _cards_at_hand(ctx, local: str) -> bool:

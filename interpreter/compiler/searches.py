@@ -176,7 +176,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         lines.append(f"    for v0 in {domain(exprs, has_copies, params[0], ctx)}:")
         saved = ctx.get(params[0][0])
         ctx[params[0][0]] = "v0"
-        lines.append(f"        if {_card_test(exprs, params[0], ' and '.join(truth(expr(n, ctx)) for n in prefilters[0]), 'v0')}:")
+        lines.append(f"        if {_card_test(exprs, params[0], [truth(expr(n, ctx)) for n in prefilters[0]], 'v0')}:")
         if saved is None:
             del ctx[params[0][0]]
         lines += [f"            {left} -= 1", "            out.append((uid, v0))",
@@ -194,7 +194,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         lines.append(f"    for {var} in {domain(exprs, has_copies, params[i], ctx)}:")
         saved = ctx.get(slot)
         ctx[slot] = var
-        conds = _card_test(exprs, params[i], " and ".join(truth(expr(n, ctx)) for n in nodes), var)
+        conds = _card_test(exprs, params[i], [truth(expr(n, ctx)) for n in nodes], var)
         if saved is None:
             del ctx[slot]
         if re.search(rf"\b{var}_cards\b", conds):  # (a memo of a stack, written with its cards)
@@ -314,13 +314,20 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
     return _finish(exprs, lines, name, action, whole)
 
 
-def _card_test(exprs, param, src: str, var: str) -> str:
-    """The test ``src`` of one card parameter (over cards, not sets of
-    them) as a read of a table made once (see :func:`.card_tables.card_test`),
-    where it reads only what is printed on the card."""
+def _card_test(exprs, param, tests: list, var: str) -> str:
+    """The tests (sources, all to hold, in order) of one card parameter
+    (over cards, not sets of them): those that read only what is printed on
+    the card, from the first on, as a read of a table made once (see
+    :func:`.card_tables.card_test`), the others after it as written.  (Only
+    the leading ones: a test after one that reads the state is not moved
+    before it, which could spare it an error.)"""
     if param[3] is not None or exprs.t(param[1]) not in ("pile", "stack", "list:card"):
-        return src
-    return card_test(exprs, src, var) or src
+        return " and ".join(tests)
+    for k in range(len(tests), 0, -1):
+        table = card_test(exprs, " and ".join(tests[:k]), var)
+        if table is not None:
+            return " and ".join([table] + [f"({t})" for t in tests[k:]])
+    return " and ".join(tests)
 
 
 def _listed_memo(exprs, lines, memo_decl, memo_uses, items, var, exact):

@@ -437,3 +437,82 @@ def test_a_listing_keeps_what_its_searches_share_only_where_they_can(game, playe
     source = "".join(state.m.generated_sources)
     sites = [part for part in source.split("\ndef ") if part.startswith("_site") and "    out = []" in part]
     assert sites and all((".domain_cache = dict()" in part) == shares for part in sites)
+
+
+PRINTED_FIRST = '''game "printed first"
+players 2
+card attributes: n: int
+cards:
+  "A" 1
+  "B" 2
+  "C" 3
+  "D" 4
+zone pile: pile, public
+zone hand: pile, per player, public
+var v: int = 0
+function many(p: player) = count(x.n > 1 for x in hand(p))
+action a(c in hand(me)) "a {c}":
+  REQUIRES
+  set v = c.n
+action pass_turn "pass":
+  pass
+setup:
+  move "A" to hand(0)
+  move "B" to hand(0)
+  move "C" to hand(0)
+  move "D" to PLACE
+play:
+  turn 0:
+    choose a, pass_turn
+outcome(p):
+  score v + many(p)
+'''
+
+
+def _printed_first(tmp_path, requires, place="pile"):
+    return _rules(tmp_path, "printed", PRINTED_FIRST.replace("REQUIRES", "\n  ".join(requires))
+                  .replace("PLACE", place)).new_state(0)
+
+
+@pytest.mark.parametrize("requires", [["require c.n > 1", "require 12 / (size(pile) + c.n - 2) > 1"],
+                                      ["require c.n > 1 and 12 / (size(pile) + c.n - 2) > 1"]])
+def test_a_card_s_printed_tests_read_a_table_and_the_tests_after_them_stay_as_written(tmp_path, requires):
+    # the tests of the card alone that lead are one table read; the one that reads the pile follows
+    state = _printed_first(tmp_path, requires)
+    assert [state.action_text(a) for a in state.legal_actions()] == ["a B", "a C", "pass"]
+    search = "".join(state.m.generated_sources)
+    assert re.search(r"if _p\d+\[v0\] and \(", search), search
+    assert "_t" not in search[search.index("if _p"):].split("\n")[0].split(" and ")[0]
+    # with the pile empty, the test after it divides by zero for B, as written (A is not tested)
+    empty = _printed_first(tmp_path, requires, place="hand(1)")
+    with pytest.raises(RuleError, match="division by zero|divide"):
+        empty.legal_actions()
+
+
+def test_a_test_that_reads_the_state_first_is_not_moved_after_the_card_s_printed_test(tmp_path):
+    # the division fails for A (one card in the pile): evaluated first for every card, as
+    # written, even for A, whose printed test (n > 1) would have spared it
+    state = _printed_first(tmp_path, ["require 12 / (size(pile) + c.n - 2) > 1 and c.n > 1"])
+    with pytest.raises(RuleError, match="division by zero|divide"):
+        state.legal_actions()
+    search = "".join(state.m.generated_sources)
+    assert not re.search(r"if _p\d+\[v0\]", search)
+    assert [state.action_text(a) for a in _printed_first(tmp_path, ["require c.n > 1 and 12 / (size(pile) + c.n - 2) > 1"])
+            .legal_actions()] == ["a B", "a C", "pass"]
+
+
+def test_a_count_of_a_place_by_a_table_charges_its_cards_in_the_function_itself(tmp_path):
+    # many(p) counts hand(p) by a table of n > 1 (B and C): the function charges the hand's size to the
+    # work budget in its own lines (no call of _tick on the way), and fails as _tick fails
+    state = _printed_first(tmp_path, ["require many(me) > 1"])
+    assert [state.action_text(a) for a in state.legal_actions()] == ["a A", "a B", "a C", "pass"]
+    source = "".join(state.m.generated_sources)
+    function = next(part for part in source.split("\ndef ") if "_m.work_left -= len(_x)" in part)
+    assert "_tick(st, st.Z" not in function and "sum(map(_p" in function
+    name = function.split("(")[0].removeprefix("def ")
+    many = state.m.namespace.ns[name]
+    state.m.work_left = 10
+    assert many(state, 0) == 2 and state.m.work_left == 7  # A, B, C: 3 cards, 2 of them over 1
+    state.m.work_left = 2
+    with pytest.raises(RuleError, match="over 10,000,000 values"):
+        many(state, 0)
