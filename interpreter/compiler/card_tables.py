@@ -8,7 +8,7 @@ that table (1 or 0 per card) mapped over the cards at C speed (``sum``,
 ``1 in``, ``0 not in``), with the same work charged (``_tick``).  A test that
 fails for some card (a division by zero) is left to play time, as
 written.  Used by :meth:`.expressions.Expressions.e_CallGen`, and by the
-searches for a parameter's own test (:func:`card_test`).
+searches for a parameter's own tests (:func:`card_tests`).
 """
 
 from __future__ import annotations
@@ -53,20 +53,52 @@ def card_test(exprs, src: str, var: str) -> str | None:
     otherwise, or where the test cannot be worked out for some card."""
     if exprs.layout is None:
         return None
-    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(var)}(?![A-Za-z0-9_])")
-    table = _table(exprs, f"({word.sub(_VAR, src)})")
+    table = _table(exprs, f"({_as_card(src, var)})")
     return None if table is None else f"{table}[{var}]"
+
+
+def card_tests(exprs, tests: list, var: str) -> str:
+    """The tests (sources, all to hold, in order) of one card parameter:
+    those that read only what is printed on the card, from the first on,
+    as one read of a table made once (:func:`card_test`), the others after
+    it as written.  Only the leading ones: a test after one that reads the
+    state is not moved before it, which could spare it an error.  Each
+    leading test is worked out on its own for every card first (once each:
+    tests that each hold or fail for every card without an error make a
+    table together), so a test that fails for some card stops the run."""
+    first = None  # the first test's table
+    k = 0
+    while exprs.layout is not None and k < len(tests):
+        values = _values(exprs, f"({_as_card(tests[k], var)})")
+        if values is None:
+            break
+        first = values if k == 0 else first
+        k += 1
+    if not k:
+        return " and ".join(tests)
+    table = f"{exprs.ns.ref(first, '_p')}[{var}]" if k == 1 else card_test(exprs, " and ".join(tests[:k]), var)
+    return " and ".join([table] + [f"({t})" for t in tests[k:]])
+
+
+def _as_card(src: str, var: str) -> str:
+    """``src`` reading the card as ``c`` (see :func:`_table`) instead of ``var``."""
+    return re.sub(rf"(?<![A-Za-z0-9_]){re.escape(var)}(?![A-Za-z0-9_])", _VAR, src)
 
 
 def _table(exprs, test: str) -> str | None:
     """The name of a table of ``test`` (source reading the card as ``c``)
     for every card, 1 or 0, made now; None when the test reads the state, or
     cannot be worked out for some card (left to play time, as written)."""
+    table = _values(exprs, test)
+    return None if table is None else exprs.ns.ref(table, "_p")
+
+
+def _values(exprs, test: str) -> list | None:
+    """``test`` worked out for every card (1 or 0), or None (see :func:`_table`)."""
     if _STATE.search(test) or "_seat(" in test:
         return None
     ncards = len(exprs.layout.card_name_ids)
     try:
-        table = exprs.ns.value(f"[(1 if {test} else 0) for {_VAR} in range({int(ncards)})]")
+        return exprs.ns.value(f"[(1 if {test} else 0) for {_VAR} in range({int(ncards)})]")
     except Exception:  # noqa: BLE001 - a card the test cannot be worked out for: as written
         return None
-    return exprs.ns.ref(table, "_p")

@@ -235,19 +235,20 @@ class Functions:
         return ok
 
 
-# a value that goes through a place's cards first, by a table (.card_tables): a count, any or all
+# a value that goes through a place's cards first, by a table of the cards: a count, any or all
+# (.card_tables), a sum of an attribute, or whether a value of an attribute is among them
 _TABLE_OF_PLACE = re.compile(r"(sum\(|\(-?\d+ (?:not )?in )map\((_[tp]\d+)\.__getitem__, "
-                             r"_tick\(st, (st\.Z\[[a-z0-9_ ()+.]*\])\)\)\)?\Z")
+                             r"_tick\(st, (st\.Z\[[a-z0-9_ ()+.]*\])\)\)\)\Z")
 
 
 def _charged_first(value: str) -> list:
-    """The lines that return ``value``.  A count, any or all of a table over
-    a place's cards, where nothing is evaluated before the place's cards are
+    """The lines that return ``value``.  A value of a table over a place's
+    cards (:data:`_TABLE_OF_PLACE`), where nothing is evaluated before they are
     charged to the work budget, has the charge written in the function
     (``_tick``'s lines, without its call); the error of an exhausted budget
     is ``_tick``'s."""
     match = _TABLE_OF_PLACE.match(value)
-    if match is None or match.group(1) == "sum(" and not value.endswith(")))"):
+    if match is None:
         return [f"    return {value}"]
     return [f"    _x = {match.group(3)}", "    _m = st.m", "    _m.work_left -= len(_x)",
             "    if _m.work_left < 0:", "        _tick(st, ())",

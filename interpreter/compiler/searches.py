@@ -14,7 +14,7 @@ import re
 from rulelang import ast as A
 
 from ..runtime import MAX_SEARCH
-from .card_tables import card_test
+from .card_tables import card_tests
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
 from .search_rows import Rows, stack_cards
@@ -315,19 +315,12 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
 
 
 def _card_test(exprs, param, tests: list, var: str) -> str:
-    """The tests (sources, all to hold, in order) of one card parameter
-    (over cards, not sets of them): those that read only what is printed on
-    the card, from the first on, as a read of a table made once (see
-    :func:`.card_tables.card_test`), the others after it as written.  (Only
-    the leading ones: a test after one that reads the state is not moved
-    before it, which could spare it an error.)"""
+    """The tests (sources, in order) of one card parameter (over cards, not
+    sets of them), its leading tests of what is printed on the card read
+    from a table made once (see :func:`.card_tables.card_tests`)."""
     if param[3] is not None or exprs.t(param[1]) not in ("pile", "stack", "list:card"):
         return " and ".join(tests)
-    for k in range(len(tests), 0, -1):
-        table = card_test(exprs, " and ".join(tests[:k]), var)
-        if table is not None:
-            return " and ".join([table] + [f"({t})" for t in tests[k:]])
-    return " and ".join(tests)
+    return card_tests(exprs, tests, var)
 
 
 def _listed_memo(exprs, lines, memo_decl, memo_uses, items, var, exact):
