@@ -136,7 +136,7 @@ class CardStatements:
             f"    st.L[{dealt}] = (_c,)",
             f"    st.L[{n}] -= 1",
             f"    st.L[{k}] = 0",
-            f"    if {' or '.join(f'{ns.ref(fires)}(st)' for fires in tests)}:",
+            f"    if {' or '.join(_test_source(ns, fires) for fires in tests)}:",
             "        break",
             "else:",
             f"    st.L[{dealt}] = ()"], s.span)
@@ -181,3 +181,11 @@ def destination_zone(g, dest):
     if r is not None and r[0] == "zone":
         return r[1]
     return None
+
+
+def _test_source(ns, fires) -> str:
+    """A trigger's test in source: as written by .triggers where it has no
+    condition (without noting its card, which the trigger does when it
+    fires), else a call."""
+    kind = getattr(fires, "flow", None)
+    return f"({kind[1]})" if kind is not None and kind[0] == "fires" else f"{ns.ref(fires)}(st)"

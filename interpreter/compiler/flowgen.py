@@ -30,7 +30,8 @@ Steps that carry a ``flow`` tuple are written inline instead of called: a
 ``for`` loop's start, test and counter, a ``repeat``'s, a turn's start and end, a
 coverage probe (made by :mod:`.flow`), a fused run of steps (:mod:`.fusion`,
 each still naming its own line), a move of one card or a deal
-(:mod:`.effects`, :mod:`.flow_cards`) and an expression's own source
+(:mod:`.effects`, :mod:`.flow_cards`), a trigger's test when it has no
+condition (:mod:`.triggers`) and an expression's own source
 (:meth:`.expressions.Expressions.function_of`).  The flow's functions read
 the state's slots through a local (:func:`local_slots`).
 
@@ -306,6 +307,9 @@ class _Writer:
             return f"L[{cnt}] < len(L[{items}])", [f"L[{var}] = L[{items}][L[{cnt}]]"]
         if kind is not None and kind[0] == "below":  # repeat N times: round < N?
             return f"L[{int(kind[1])}] < L[{int(kind[2])}]", []
+        if kind is not None and kind[0] == "fires":  # a trigger's test; its true side notes its card
+            self.out(depth, f"p = {pc}")
+            return f"({kind[1]})", list(kind[2])
         self.out(depth, f"p = {pc}")
         return self.value(f), []
 

@@ -118,6 +118,9 @@ class Triggers:
                 if owner_slot is not None:
                     L[owner_slot] = inst_owner[inst]
                 return cond is None or cond(st)
+            if cond is None:  # written inline where the flow is generated (.flowgen, .flow_cards)
+                matches.flow = _fires_source(flow.exprs.ns, m, cards_slot, index, zone_index, want,
+                                             card_slot, owner_slot)
             if tests is not None:
                 tests.append(matches)
             jf = flow.emit(JF, matches, None, t.span)
@@ -130,6 +133,22 @@ class Triggers:
         flow.emit(EXEC, step, None, span)
         flow.emit(JMP, top, None, span)
         flow.patch(jf_end, len(flow.code))
+
+
+def _fires_source(ns, m, cards_slot, index, zone_index, want, card_slot, owner_slot) -> tuple:
+    """A trigger's test with no condition, as ``matches`` makes it, in
+    source: ("fires", the test (reading the card listed at ``index``: does it
+    lie in the trigger's zone, and bear its name?), the lines its true side
+    starts with (the trigger's card, and the owner of the place it lies in)).
+    The test itself writes nothing."""
+    card = f"st.L[{int(cards_slot)}][st.L[{int(index)}]]"
+    test = f"{ns.ref(m.inst_zone, '_iz')}[st.loc[{card}]] == {int(zone_index)}"
+    if want is not None:
+        test += f" and {ns.ref(m.card_name_ids, '_ni')}[{card}] == {int(want)}"
+    sets = [f"st.L[{int(card_slot)}] = {card}"]
+    if owner_slot is not None:
+        sets.append(f"st.L[{int(owner_slot)}] = {ns.ref(m.inst_owner, '_io')}[st.loc[st.L[{int(card_slot)}]]]")
+    return "fires", test, sets
 
 
 def _setter(slot, value):

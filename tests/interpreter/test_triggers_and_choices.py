@@ -115,6 +115,34 @@ def test_enter_trigger_binds_the_owner_and_tests_its_condition(tmp_path):
         assert [state.get_var("got", p) for p in (0, 1)] == [want if p == q else 0 for p in (0, 1)]
 
 
+@pytest.mark.parametrize("pattern", ["c", '"B"'])
+@pytest.mark.parametrize("how", ["move", "deal"])
+def test_a_trigger_without_a_condition_is_tested_in_the_generated_flow_and_binds_card_and_owner(
+        tmp_path, pattern, how):
+    # its test is written into the step (no call), and its true side notes the card and the
+    # owner of the hand it entered, as the test called would
+    trigger = f'when {pattern} enters hand(p):\n  set got(p) += 10 + V(card)\n  set trace = trace * 10 + V(card)'
+    game = trig(tmp_path, trigger.replace("V(card)", "c.v" if pattern == "c" else "2"))
+    for q in (0, 1):
+        state = game.new_state(1)
+        before = ["A", "B", "C", "A", "B"]  # B on top
+        arrange(state, before)
+        if how == "move":
+            state.apply_text(f"one to player {q + 1}")
+            entered = ["B"]
+        else:
+            if q == 1:
+                continue  # (a deal goes to the mover's hand)
+            state.apply_text("deal me five")
+            entered = list(reversed(before))
+        fired = [n for n in entered if pattern == "c" or n == "B"]
+        assert [state.get_var("got", p) for p in (0, 1)] == [
+            sum(10 + V[n] for n in fired) if p == q else 0 for p in (0, 1)]
+        assert state.get_var("trace") == digits(V[n] for n in fired)
+    source = game.generated_source()
+    assert "_iz" in source and "[st.loc[" in source
+
+
 def test_enter_trigger_condition_false_for_every_card(tmp_path):
     game = trig(tmp_path, 'when c enters hand(p) if p == 1:\n  set got(p) += 1')
     state = game.new_state(1)
