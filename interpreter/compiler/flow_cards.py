@@ -125,7 +125,9 @@ class CardStatements:
         self.emit(EXEC, deal_cards, None, s.span)
         self.checked(s)
         self.triggers.after_cards_enter(triggers, cards, s.span, index, tests)
-        # the same as source, written inline where the flow is generated (the tests known by now)
+        # the same as source, written inline where the flow is generated (the tests known by now;
+        # a test written out notes no card: the trigger notes it as it fires, right after, and only
+        # the capacity check stands between, which reads no trigger's slots)
         ns = self.exprs.ns
         n, dealt, k = int(left), int(cards), int(index)
         effects.with_source(deal_cards, self.exprs, [

@@ -87,7 +87,9 @@ class Triggers:
         ``triggers`` whose zone now holds it and whose pattern it matches.
         ``index``: the slot counting the cards (a new one if None);
         ``tests``: a list to which each trigger's test is added (a function
-        of the state: does the card at ``index`` fire it?)."""
+        of the state: does the card at ``index`` fire it?  One that does
+        notes its card and owner in the trigger's slots, as its firing
+        does, before its condition is tested)."""
         flow, g = self.flow, self.g
         m = flow.m
         inst_zone, inst_owner = m.inst_zone, m.inst_owner
