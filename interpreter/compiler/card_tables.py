@@ -72,7 +72,8 @@ def card_tests(exprs, tests: list, var: str) -> str:
         values = _values(exprs, f"({_as_card(tests[k], var)})")
         if values is None:
             break
-        first = values if k == 0 else first
+        if not k:
+            first = values
         k += 1
     if not k:
         return " and ".join(tests)
