@@ -35,13 +35,16 @@ class SiteAction:
 class ActionDef:
     """An action: parameters, the enumerator, the preamble lets, the text template."""
 
-    __slots__ = ("name", "params", "enumerate", "lets", "template", "span", "exists", "reads")
+    __slots__ = ("name", "params", "enumerate", "first", "lets", "template", "span", "reads")
 
     def __init__(self, name, params, enumerate, lets, template, span, reads=None):
         self.reads = reads  # what its search reads of the state, if little (compiler.search_reads), or None
         self.name = name
         self.params = params  # list of (slot, type, name)
         self.enumerate = enumerate  # (state, out, uid) -> None: adds (uid, values...) of each legal choice
+        # (state, None, 0) -> bool: is there a legal choice? The search written as a test, for
+        # an action that a can() of the rules file asks about (compiler.search_first), else None
+        self.first = getattr(enumerate, "first", None)
         self.lets = lets  # [(slot, closure)] recomputed on apply
         self.template = template
         self.span = span
@@ -78,6 +81,7 @@ class Machine(MachineViews, MachineChecks):
         self.rounds_left = MAX_AUTO_STEPS
         self.sites = []  # site index -> list of SiteAction
         self.site_actions = []  # uid -> SiteAction
+        self.action_defs = {}  # name -> ActionDef, every action of the rules (a can() finds them here)
         self.zones = []  # ZoneDef
         self.card_names = []
         self.card_name_ids = []

@@ -207,8 +207,14 @@ def can(st, defs, names) -> bool:
     Each search stops at its first legal choice.  (Within an action's search,
     its work counts against that search's budget, as far as it went.)"""
     for n in names:
+        d = defs[n]
+        first = d.first
+        if first is not None:  # (the search written as a test: see .search_first)
+            if first(st, None, 0):
+                return True
+            continue
         try:
-            defs[n].enumerate(st, _FIRST, 0)
+            d.enumerate(st, _FIRST, 0)
         except _Found:
             return True
     return False

@@ -50,7 +50,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         ([example.body] if example is not None else [])  # (an example may lay a card face down itself)
     m.face_down = any(isinstance(s, A.Move) and s.face_down for body in bodies for b in all_blocks(body)
                       for s in b)
-    action_defs = {}
+    action_defs = m.action_defs
     exprs = Expressions(g, params, layout, action_defs)
     compile_start(g, m, exprs)
     # 2. each action's search for its legal parameter values
@@ -138,5 +138,4 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
 def expression_function(g: CheckedGame, m: Machine, e):
     """A function state -> value for an expression checked against ``g``,
     reading the tables of the compiled machine ``m`` (for Game.evaluate)."""
-    action_defs = {sa.action.name: sa.action for sa in m.site_actions}
-    return Expressions(g, m.params, Layout(g), action_defs).fn(e)
+    return Expressions(g, m.params, Layout(g), m.action_defs).fn(e)

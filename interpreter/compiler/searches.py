@@ -17,6 +17,7 @@ from ..runtime import MAX_SEARCH
 from .card_tables import card_tests
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
+from .search_first import first_source
 from .search_rows import Rows, stack_cards
 from .tree import of_rules, walk
 
@@ -49,7 +50,12 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     action), they are written again as for any other action: with the
     memos that :func:`_listed_memo` fills at once."""
     f = _enumerator(exprs, has_copies, plan, action, False)
+    f.first = None
     if action in _asked(exprs):
+        name = exprs.ns.fresh("_first")
+        src = first_source(f.lines, name)
+        if src is not None:
+            f.first = exprs.ns.define(src, name)
         f.lines = _enumerator(exprs, has_copies, plan, action, True)
     return f
 
