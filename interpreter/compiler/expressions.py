@@ -58,6 +58,18 @@ def is_const(f) -> bool:
     return hasattr(f, "const")
 
 
+def inline_source(f) -> str | None:
+    """The source of an expression's function (from :meth:`Expressions.fn`)
+    to write inline in generated code: its own, or a folded whole number or
+    truth value written out; None for a constant of another kind."""
+    kind = getattr(f, "flow", None)
+    if kind is not None and kind[0] == "expr":
+        return kind[1]
+    if is_const(f) and type(f.const) in (int, bool):
+        return lit(f.const)
+    return None
+
+
 MAX_KEPT_NODES = 100_000  # answers of is_static kept per checked game (a few per node of the rules)
 
 # Builtins computed by a helper of .helpers that reads the state.

@@ -17,7 +17,7 @@ from rulelang.diagnostics import NO_SPAN
 from ..machine import Machine, SiteAction
 from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_LIST, MAX_VALUE, RANDOM, RuleError, own_card_vars
 from .chance import RandomOrder, RandomPick
-from .expressions import Expressions, is_const
+from .expressions import Expressions, inline_source, is_const
 from .flow_cards import CardStatements
 from .fusion import fuse_blocks
 from .helpers import too_big, too_long
@@ -337,6 +337,9 @@ class FlowCompiler(CardStatements):
         def init(st):
             st.L[cnt] = count(st)
             st.L[var] = 0
+        src = inline_source(count)
+        if src is not None:  # written inline (see .flowgen), as the test and the step below are
+            init.flow = ("repeat", var, cnt, src)
         self.emit(EXEC, init, None, span)
         top = len(self.code)
         def below(st):

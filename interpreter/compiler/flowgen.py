@@ -53,6 +53,7 @@ from .. import machine as vm
 from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, RuleError, no_choice
 from .site_cache import cached_site
 from .sites import generate_site, returns_left
+from .expressions import inline_source
 from .fusion import SLOT_STEPS, slot_step
 
 # ops one generated function writes out at most before handing back to the VM
@@ -291,6 +292,10 @@ class _Writer:
             else:
                 self.out(depth, f"L[{items}] = tuple({seq})")
             self.out(depth, f"L[{cnt}] = 0")
+        elif kind is not None and kind[0] == "repeat":  # repeat N times starts: N, and round 0
+            self.out(depth, f"p = {pc}")
+            self.out(depth, f"L[{int(kind[2])}] = {kind[3]}")
+            self.out(depth, f"L[{int(kind[1])}] = 0")
         elif kind is not None and kind[0] == "block" and self.blocks < MAX_BLOCKS:  # fused steps (each a try)
             self.out(depth, f"p = {pc}")
             for line in kind[1]:
@@ -318,11 +323,10 @@ class _Writer:
 
     @staticmethod
     def source_of(ns, f) -> str:
-        """The source of an expression's function: its own source if it has one, else a call."""
-        kind = getattr(f, "flow", None)
-        if kind is not None and kind[0] == "expr":
-            return f"({kind[1]})"
-        return f"{ns.ref(f)}(st)"
+        """The source of an expression's function: its own source if it has one (or
+        a whole number or truth value it folded to, written out), else a call."""
+        src = inline_source(f)
+        return f"({src})" if src is not None else f"{ns.ref(f)}(st)"
 
     # ------------------------------------------------------------ regions
     def region(self, pc, stop, stops, depth, path):

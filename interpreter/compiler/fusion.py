@@ -10,7 +10,7 @@ from __future__ import annotations
 from rulelang import ast as A
 
 from ..runtime import EXEC, JF, JMP, MAX_LIST, MAX_VALUE
-from .expressions import Expressions
+from .expressions import Expressions, inline_source
 from .source import lit
 from .slots import slot_source
 
@@ -132,9 +132,11 @@ def block_fn(exprs: Expressions, steps):
             continue
         src = simple_stmt(exprs, s) if s is not None else getattr(f, "source", None)  # (a move's own)
         if src is None and kind is not None and kind[0] == "enter":  # a turn starts: whose is it?
-            who = getattr(kind[2], "flow", None)
-            value = f"({who[1]})" if who is not None and who[0] == "expr" else f"{ns.ref(kind[2])}(st)"
+            who = inline_source(kind[2])
+            value = f"({who})" if who is not None else f"{ns.ref(kind[2])}(st)"
             src = [f"st.L[{int(kind[1])}] = st.me", f"st.me = {value}"]
+        if src is None and kind is not None and kind[0] == "repeat":  # repeat N times starts
+            src = [f"st.L[{int(kind[2])}] = {kind[3]}", f"st.L[{int(kind[1])}] = 0"]
         if src is None:
             src = [f"{ns.ref(f)}(st)"]
         lines.append("    try:")

@@ -357,6 +357,24 @@ def test_a_for_loop_s_start_written_inline_turns_as_the_vm_s(tmp_path, plain):
     assert err[0] == "RuleError" and err[2] == HEAD.count("\n") + 2  # the loop's own line
 
 
+@pytest.mark.parametrize("plain", [False, True])
+@pytest.mark.parametrize("before", ["", "  set x = 1\n"])  # alone, or fused into a block with the step before
+def test_a_repeat_s_start_written_inline_counts_as_the_vm_s(tmp_path, plain, before):
+    """``repeat N times`` starts with N and round 0 written in the
+    generated flow (not a call), N a number written out, a parameter's
+    value or an expression; a count that fails names the loop's line."""
+    for count, rounds in (("3", 3), ("y + 2", 2), ("x * 2 + 1", 3 if before else 1)):
+        play = (f"play:\n{before}  repeat {count} times as r:\n    set y = y * 10 + r + 1\n"
+                "  turn 0:\n    choose wait\n")
+        assert outcome(tmp_path, play, plain) == ("ok", 1 if before else 0, int("123"[:rounds]))
+        if not plain:
+            source = "".join(load(tmp_path / "generated.rules").new_state(0).m.generated_sources)
+            assert re.search(r"L\[\d+\] = 0\n", source)  # round 0 set in place
+    err = outcome(tmp_path, f"play:\n{before}  repeat 10 / y times:\n    set y += 1\n", plain)
+    assert err[0] == "RuleError" and "division by zero" in err[1]
+    assert err[2] == HEAD.count("\n") + 2 + bool(before)  # the loop's own line
+
+
 RANKED = HEAD.replace('cards:\n  "A"\n  "B"\n', 'card attributes: rank: int\ncard var value: int = 0\ncards:\n'
                       '  "A" 7\n  "B" RANK_B\n')
 
