@@ -149,8 +149,10 @@ def generate_step(m, ns, sa):
     body = int(sa.body_pc)
     written = _flow_in_step(m, ns, body) if m.flow_fns[body] is not None else None
     # the budgets of a step, as Machine.run fills them; the flow written in counts its
-    # rounds in a local, _r, handed to the machine if the VM goes on from there
-    lines += [f"    st.pc = {body}",
+    # rounds in a local, _r, handed to the machine if the VM goes on from there. The flow
+    # written in sets st.pc itself wherever it stops or fails (nothing reads it before):
+    # only a flow called or run by the VM starts from st.pc
+    lines += ([f"    st.pc = {body}"] if written is None else []) + [
               f"    {mach}.work_left = {int(vm.MAX_WORK)}",
               f"    {'_r' if written is not None else mach + '.rounds_left'} = {int(vm.MAX_AUTO_STEPS)}",
               "    try:"]

@@ -375,6 +375,25 @@ def test_a_repeat_s_start_written_inline_counts_as_the_vm_s(tmp_path, plain, bef
     assert err[2] == HEAD.count("\n") + 2 + bool(before)  # the loop's own line
 
 
+def test_a_step_whose_flow_is_written_in_sets_its_pc_only_where_it_stops_or_fails(tmp_path):
+    """A step (an action and the flow after it, written in) does not set
+    st.pc before its flow: the flow sets it where it stops, and a failing
+    line sets it to that line, as the VM does."""
+    play = "play:\n  turn 0:\n    choose wait\n  set y = 10 / x\n  turn 0:\n    choose wait\n"
+    results = [outcome(tmp_path, play, plain) for plain in (False, True)]
+    assert results[0] == results[1] and results[0][:3] == ("RuleError", "division by zero", HEAD.count("\n") + 4)
+    state = load(tmp_path / "generated.rules").new_state(0)
+    with pytest.raises(RuleError):
+        state.apply(state.legal_actions()[0])
+    steps = [src for src in state.m.generated_sources if src.startswith("def _step")]
+    assert steps and all(re.search(r"^    st\.pc = \d+$", src, re.M) is None for src in steps)
+    game, _ = run_flow(tmp_path, play.replace("10 / x", "x + 1"))
+    state = game.new_state(0)
+    stop = state.pc
+    state.apply(state.legal_actions()[0])
+    assert state.get_var("y") == 1 and state.pc == stop + 3  # the second choice's pc
+
+
 RANKED = HEAD.replace('cards:\n  "A"\n  "B"\n', 'card attributes: rank: int\ncard var value: int = 0\ncards:\n'
                       '  "A" 7\n  "B" RANK_B\n')
 
