@@ -228,9 +228,11 @@ def can(st, defs, names) -> bool:
 
 
 def _finds(st, d) -> bool:
-    """Does the search of action ``d``, which no can() of the rules file
-    asks about (a can() compiled after the game), find a legal choice? It
-    stops at the first, raising out of the list it adds to."""
+    """Does the search of action ``d`` find a legal choice? It stops at the
+    first, raising out of the list it adds to: for an action no can() of
+    the rules asks about (a can() compiled after the game, by
+    ``Game.evaluate``), whose search is the listing's, or one whose search
+    could not be written as a test (see .search_first)."""
     try:
         d.enumerate(st, _FIRST, 0)
     except _Found:

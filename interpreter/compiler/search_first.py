@@ -7,9 +7,11 @@ and every other way out returns False.  It goes through the same values in
 the same order, charges the same budget as far as it goes, and fails with
 the same errors where it gets that far; it only stops at the first choice
 instead of raising out of the list it adds to (:class:`.helpers._FirstOnly`,
-which a search not written here still uses: a ``can`` compiled after the
-game, by ``Game.evaluate``).  A raise and its catch cost Python about half a
-microsecond, where the test of a one-card draw costs a fifth of that.
+which a search no can() of the rules asks about still uses: a ``can``
+compiled after the game, by ``Game.evaluate``).  A raise and its catch cost
+Python about half a microsecond, where the test of a one-card draw costs a
+fifth of that.  What a search adds is a tuple of its loop variables, which
+cannot fail: returning instead of making it changes nothing else.
 """
 
 from __future__ import annotations

@@ -48,7 +48,9 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     :func:`.sites.site_body`).  A listing goes through every action, so
     for an action some can() asks about (a search that stops at its first
     action), they are written again as for any other action: with the
-    memos that :func:`_listed_memo` fills at once."""
+    memos that :func:`_listed_memo` fills at once; and the function's
+    ``first`` is its search written again as the test can() runs
+    (:mod:`.search_first`), else None."""
     f = _enumerator(exprs, has_copies, plan, action, False)
     f.first = None
     if action in _asked(exprs):
@@ -474,10 +476,11 @@ def _finish(exprs, lines, name, action, whole):
 
 
 def _asked(exprs) -> frozenset:
-    """The actions a can() asks about anywhere: in a search, the flow or a function."""
+    """The actions a can() of the rules asks about: in a search, the flow, a
+    trigger or an example (wherever a turn gives it a player)."""
     g = exprs.g
     return of_rules(g, "asked_anywhere", lambda: _can_targets([list(g.actions.values()), g.setup, g.play,
-                                                                list(g.functions.values())]))
+                                                                g.triggers, g.examples]))
 
 
 def _asked_within_searches(exprs) -> frozenset:

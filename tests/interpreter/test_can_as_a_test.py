@@ -11,7 +11,7 @@ import pytest
 
 from interpreter import load
 from interpreter.compiler import helpers
-from interpreter.runtime import RuleError
+from interpreter.runtime import MAX_SEARCH, MAX_WORK, RuleError
 
 ASKS = '''game "asks"
 players 2
@@ -73,37 +73,47 @@ def defs_of(g) -> dict:
     return g.machine_for(None).action_defs
 
 
-def asked(state, defs, names, by_test: bool):
-    """can(names) asked of the flow at ``state`` (a clone of it): its answer
-    or its error (message, place and all), and the search budget it leaves;
-    ``by_test`` False: it raises out of the searches, as before."""
+def asked(state, defs, names, by_test: bool, budget=None):
+    """can(names) asked at ``state`` (a clone of it): its answer or its
+    error (message, place and all), and the search and work budgets it
+    leaves; ``by_test`` False: every search raises out, as before (those a
+    can() within a search asks about too).  ``budget``: asked as within a
+    search, with that many values left to try (and work), else as the
+    flow asks, with a fresh budget."""
     state = state.clone()
-    kept = {n: defs[n].first for n in names}
+    kept = {n: d.first for n, d in defs.items()}
     if not by_test:
-        for n in names:
-            defs[n].first = None
+        for d in defs.values():
+            d.first = None
     try:
-        answer = helpers.can_now(state, defs, names)
+        if budget is None:
+            state.m.work_left = MAX_WORK  # (as a step starts)
+            answer = helpers.can_now(state, defs, names)
+        else:
+            state.m.search_left, state.m.work_left = budget
+            answer = helpers.can(state, defs, names)
     except RuleError as err:
         answer = f"{err}"
     finally:
-        for n in names:
-            defs[n].first = kept[n]
-    return answer, state.m.search_left
+        for n, d in defs.items():
+            d.first = kept[n]
+    return answer, state.m.search_left, state.m.work_left
 
 
-def play(g, seed: int, questions, steps: int = 80) -> list:
+def play(g, seed: int, questions, steps: int = 80, budgets=(None,)) -> list:
     """Each question (names) asked both ways at each position of a random
-    game, which must agree, and the answers: the trace."""
+    game (with each of ``budgets``: see :func:`asked`), which must agree,
+    and the answers: the trace."""
     defs = defs_of(g)
     rnd = random.Random(seed)
     state = g.new_state(seed)
     trace = []
     for _ in range(steps):
         for names in questions:
-            answer = asked(state, defs, names, True)
-            assert answer == asked(state, defs, names, False), (names, answer)
-            trace.append(answer[0])
+            for budget in budgets:
+                answer = asked(state, defs, names, True, budget)
+                assert answer == asked(state, defs, names, False, budget), (names, budget, answer)
+                trace.append(answer[0])
         legal = state.legal_actions()
         if not legal:
             break
@@ -129,6 +139,21 @@ def test_can_by_the_test_answers_and_charges_as_the_raise_did(tmp_path, cards, h
     for seed in range(8):
         answers.update(play(g, seed, questions))
     assert answers == seen
+
+
+def test_can_within_a_search_runs_out_of_its_budgets_where_the_raise_did(tmp_path):
+    """Asked within a search (sharing its budgets), with few values left to
+    try or little work: both ways fail at the same point with the same
+    error, or answer alike, and leave the same budgets."""
+    g = game(tmp_path, 14, 4)
+    questions = [(n,) for n in ASKED if n != "risky"] + [ASKED[:-1]]
+    budgets = [(1, MAX_WORK), (3, MAX_WORK), (8, MAX_WORK), (MAX_SEARCH, 2), (MAX_SEARCH, 9), (5, 5)]
+    answers = set()
+    for seed in range(4):
+        answers.update(play(g, seed, questions, steps=20, budgets=budgets))
+    errors = {a for a in answers if isinstance(a, str)}
+    assert True in answers and False in answers
+    assert any("parameter values" in e for e in errors) and any("evaluated since" in e for e in errors), errors
 
 
 RISKY = ("        if can(one, pair, sum_five, upto, bare, sets, split, ask):\n"
@@ -183,3 +208,39 @@ def test_a_can_evaluated_after_the_game_finds_an_action_offered_nowhere(tmp_path
         g.evaluate(state, "can(risky)")
     assert g.evaluate(state, "can(take, risky)") is True  # take has a choice: risky is not searched
     assert g.evaluate(state, "can(drop)") is True
+
+
+@pytest.mark.parametrize("when", ["before every turn", "after every action"])
+def test_a_can_in_a_trigger_stops_at_the_first_legal_choice_as_in_the_flow(tmp_path, when):
+    """A can() in a trigger asks the search written as a test too: it stops
+    at the first legal choice (the pile's first card of 3), before a card
+    whose test divides by zero (a 2: the listing's search, which works the
+    pile's values out at once, fails there)."""
+    text = ASKS.replace("{cards}", "\n".join(f'  "C{i}" {(3, 2, 0, 1)[i % 4] if i < 2 else 0}' for i in range(10)))
+    text = text.replace("{hand}", "3").replace(RISKY, "        if v >= 0:\n          choose take, drop\n")
+    text = text.replace('action risky(c in hand(me)) "risky {c}":\n  require 12 / (c.n - 2) > 3\n',
+                        'function fdiv(c: card) = 12 / (c.n - 2)\n'
+                        'action risky(c in hand(me), d in pile) "risky {c} {d}":\n  require fdiv(d) > c.n\n')
+    text = text.replace("setup:\n", f"{when}:\n  if can(risky):\n    set v = v + 1\nsetup:\n")
+    path = tmp_path / "trigger.rules"
+    path.write_text(text, encoding="utf-8")
+    g = load(path)
+    assert defs_of(g)["risky"].first is not None
+    state = g.new_state(0)
+    assert state.zone_cards("pile")[:2] == ["C0", "C1"]  # 3, then 2
+    state.apply_text("drop C9")  # (the pile keeps C0 first: drop puts C9 on its top, its end)
+    assert state.get_var("v") == (2 if when == "before every turn" else 1)
+
+
+def test_a_search_that_uses_its_list_otherwise_is_not_written_as_a_test():
+    """The test is written only from lines that add to the list, leave the
+    search or read nothing of it; any other use of it (here, its length)
+    leaves can() to raise out of the search, as before."""
+    from interpreter.compiler.search_first import first_source
+    lines = ("def _enum1(st, out, uid):", "    for v0 in st.Z[1]:", "        if not v0:", "            return",
+             "        out.append((uid, v0))", "    out += [(uid, 0)]")
+    src = first_source(lines, "_first2")
+    assert src == ("def _first2(st, out, uid):\n    for v0 in st.Z[1]:\n        if not v0:\n"
+                   "            return False\n        return True\n    if [(uid, 0)]:\n        return True\n"
+                   "    return False\n")
+    assert first_source(lines + ("    if len(out) > 3:", "        return"), "_first3") is None
