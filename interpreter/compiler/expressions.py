@@ -31,6 +31,7 @@ from .source import Namespace, lit
 from .card_tables import predicate_table
 from .slots import slot_source
 from .functions import Functions
+from .inline import index_source, inline_source, sign_source, stacks_source
 from .tree import of_rules, walk
 
 # operations whose value is worked out when the game is compiled, if they read no state
@@ -56,18 +57,6 @@ def _const(v):
 def is_const(f) -> bool:
     """Is ``f`` (from :meth:`Expressions.fn`) a folded constant, ``f.const``?"""
     return hasattr(f, "const")
-
-
-def inline_source(f) -> str | None:
-    """The source of an expression's function (from :meth:`Expressions.fn`)
-    to write inline in generated code: its own, or a folded whole number or
-    truth value written out; None for a constant of another kind."""
-    kind = getattr(f, "flow", None)
-    if kind is not None and kind[0] == "expr":
-        return kind[1]
-    if is_const(f) and type(f.const) in (int, bool):
-        return lit(f.const)
-    return None
 
 
 MAX_KEPT_NODES = 100_000  # answers of is_static kept per checked game (a few per node of the rules)
@@ -351,7 +340,7 @@ class Expressions(Functions):
         i = e.index
         if isinstance(i, A.IntLit) and i.value >= 0:
             return f"{self.seq(e.obj, ctx)}[{self.expr(i, ctx)}]"
-        return f"_index({self.seq(e.obj, ctx)}, {self.expr(i, ctx)})"  # a negative index is an error
+        return index_source(self.seq(e.obj, ctx), self.expr(i, ctx))  # a negative index is an error
 
     def seq(self, e, ctx) -> str:
         """Source of an iterable of the elements of a collection expression."""
@@ -373,7 +362,7 @@ class Expressions(Functions):
                 return f"st.Z[{src} >> {STACK_SHIFT}][{src} & {STACK_MASK}]"
             return f"_stack(st, {src})"
         if t == "stacks":
-            return f"_stacks(st, {src})"
+            return stacks_source(src)
         if t == "players":
             return "range(st.n)"
         if t.startswith("set:"):
@@ -473,7 +462,7 @@ class Expressions(Functions):
         if f == "bottom":
             return f"{self.seq(args[0], ctx)}[0]"
         if f == "sign":
-            return f"_sign({self.expr(args[0], ctx)})"
+            return sign_source(self.expr(args[0], ctx))
         if f == "abs":
             return f"abs({self.expr(args[0], ctx)})"
         if f in ("min", "max") and len(args) == 2:

@@ -17,7 +17,8 @@ from rulelang.diagnostics import NO_SPAN
 from ..machine import Machine, SiteAction
 from ..runtime import DECIDE, END, EXEC, JF, JMP, MAX_LIST, MAX_VALUE, RANDOM, RuleError, own_card_vars
 from .chance import RandomOrder, RandomPick
-from .expressions import Expressions, inline_source, is_const
+from .expressions import Expressions, is_const
+from .inline import inline_source
 from .flow_cards import CardStatements
 from .fusion import fuse_blocks
 from .helpers import too_big, too_long

@@ -53,7 +53,7 @@ from .. import machine as vm
 from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, RuleError, no_choice
 from .site_cache import cached_site
 from .sites import generate_site, returns_left
-from .expressions import inline_source
+from .inline import inline_source
 from .fusion import SLOT_STEPS, slot_step
 
 # ops one generated function writes out at most before handing back to the VM
@@ -149,9 +149,11 @@ def generate_step(m, ns, sa):
     body = int(sa.body_pc)
     written = _flow_in_step(m, ns, body) if m.flow_fns[body] is not None else None
     # the budgets of a step, as Machine.run fills them; the flow written in counts its
-    # rounds in a local, _r, handed to the machine if the VM goes on from there. The flow
-    # written in sets st.pc itself wherever it stops or fails (nothing reads it before):
-    # only a flow called or run by the VM starts from st.pc
+    # rounds in a local, _r, handed to the machine if the VM goes on from there. Where the
+    # flow is written in, st.pc is set where it stops (a choice, the end), where it fails (its
+    # except clause: the failing step's pc) and where it hands back to the VM (below); until
+    # then it holds the choice's pc, and nothing in between reads it (a flow called, or run
+    # by the VM, starts from st.pc: set here)
     lines += ([f"    st.pc = {body}"] if written is None else []) + [
               f"    {mach}.work_left = {int(vm.MAX_WORK)}",
               f"    {'_r' if written is not None else mach + '.rounds_left'} = {int(vm.MAX_AUTO_STEPS)}",

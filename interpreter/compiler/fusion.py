@@ -10,7 +10,8 @@ from __future__ import annotations
 from rulelang import ast as A
 
 from ..runtime import EXEC, JF, JMP, MAX_LIST, MAX_VALUE
-from .expressions import Expressions, inline_source
+from .expressions import Expressions
+from .inline import inline_source
 from .source import lit
 from .slots import slot_source
 

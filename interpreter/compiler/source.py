@@ -81,7 +81,13 @@ def _allowed(src: str) -> None:
 
 
 def lit(v) -> str:
-    """Source of an int or bool value."""
+    """Source of an int or bool value (a huge one in hexadecimal: Python
+    writes no more than 4,300 decimal digits, but any number of hex ones)."""
     if isinstance(v, bool):
         return "True" if v else "False"
-    return f"({int(v)})" if v < 0 else str(int(v))
+    v = int(v)
+    text = str(abs(v)) if abs(v) < HUGE else hex(abs(v))
+    return f"(-{text})" if v < 0 else text
+
+
+HUGE = 10 ** 100  # (written in decimal below this)

@@ -357,28 +357,45 @@ def test_a_for_loop_s_start_written_inline_turns_as_the_vm_s(tmp_path, plain):
     assert err[0] == "RuleError" and err[2] == HEAD.count("\n") + 2  # the loop's own line
 
 
-@pytest.mark.parametrize("plain", [False, True])
-@pytest.mark.parametrize("before", ["", "  set x = 1\n"])  # alone, or fused into a block with the step before
-def test_a_repeat_s_start_written_inline_counts_as_the_vm_s(tmp_path, plain, before):
+# the repeat alone, fused into a block with the step before, or after a loop (the flow's own
+# line then: its pc set as the loop is left)
+REPEAT_BEFORE = ["", "  set x = 1\n", "  while x < 1:\n    set x += 1\n"]
+PARAM_HEAD = HEAD + "param reps: int = 2\n"
+
+
+@pytest.mark.parametrize("before", REPEAT_BEFORE)
+def test_a_repeat_s_start_written_inline_counts_as_the_vm_s(tmp_path, before):
     """``repeat N times`` starts with N and round 0 written in the
     generated flow (not a call), N a number written out, a parameter's
-    value or an expression; a count that fails names the loop's line."""
-    for count, rounds in (("3", 3), ("y + 2", 2), ("x * 2 + 1", 3 if before else 1)):
+    value or an expression; a count that fails names the loop's line, and
+    leaves the VM's pc."""
+    lines = before.count("\n")
+    for count, rounds in (("3", 3), ("y + 2", 2), ("x * 2 + 1", 3 if before else 1), ("reps", 2)):
         play = (f"play:\n{before}  repeat {count} times as r:\n    set y = y * 10 + r + 1\n"
                 "  turn 0:\n    choose wait\n")
-        assert outcome(tmp_path, play, plain) == ("ok", 1 if before else 0, int("123"[:rounds]))
-        if not plain:
-            source = "".join(load(tmp_path / "generated.rules").new_state(0).m.generated_sources)
-            assert re.search(r"L\[\d+\] = 0\n", source)  # round 0 set in place
-    err = outcome(tmp_path, f"play:\n{before}  repeat 10 / y times:\n    set y += 1\n", plain)
-    assert err[0] == "RuleError" and "division by zero" in err[1]
-    assert err[2] == HEAD.count("\n") + 2 + bool(before)  # the loop's own line
+        results = [outcome(tmp_path, play, plain, PARAM_HEAD) for plain in (False, True)]
+        assert results[0] == results[1] == ("ok", 1 if before else 0, int("123"[:rounds]))
+        source = "".join(load(tmp_path / "generated.rules").new_state(0).m.generated_sources)
+        assert re.search(r"L\[\d+\] = 0\n", source)  # round 0 set in place
+    play = f"play:\n{before}  repeat 10 / y times:\n    set y += 1\n"
+    err, vm = (outcome(tmp_path, play, plain) for plain in (False, True))
+    assert err == vm and err[0] == "RuleError" and "division by zero" in err[1]
+    assert err[2] == HEAD.count("\n") + 2 + lines  # the loop's own line
+
+
+def test_a_repeat_of_a_huge_parameter_loads_and_goes_round_too_often(tmp_path):
+    """A count too large for Python to write in decimal is written in hex."""
+    path = tmp_path / "huge.rules"
+    path.write_text(PARAM_HEAD + "play:\n  repeat reps times:\n    set y += 1\n  turn 0:\n    choose wait\n")
+    game = load(path, reps=10 ** 5000)
+    with pytest.raises(RuleError, match="went round"):
+        game.new_state(0)
 
 
 def test_a_step_whose_flow_is_written_in_sets_its_pc_only_where_it_stops_or_fails(tmp_path):
     """A step (an action and the flow after it, written in) does not set
     st.pc before its flow: the flow sets it where it stops, and a failing
-    line sets it to that line, as the VM does."""
+    step sets it to that step's pc, as the VM does."""
     play = "play:\n  turn 0:\n    choose wait\n  set y = 10 / x\n  turn 0:\n    choose wait\n"
     results = [outcome(tmp_path, play, plain) for plain in (False, True)]
     assert results[0] == results[1] and results[0][:3] == ("RuleError", "division by zero", HEAD.count("\n") + 4)
@@ -387,11 +404,12 @@ def test_a_step_whose_flow_is_written_in_sets_its_pc_only_where_it_stops_or_fail
         state.apply(state.legal_actions()[0])
     steps = [src for src in state.m.generated_sources if src.startswith("def _step")]
     assert steps and all(re.search(r"^    st\.pc = \d+$", src, re.M) is None for src in steps)
-    game, _ = run_flow(tmp_path, play.replace("10 / x", "x + 1"))
-    state = game.new_state(0)
-    stop = state.pc
-    state.apply(state.legal_actions()[0])
-    assert state.get_var("y") == 1 and state.pc == stop + 3  # the second choice's pc
+    path = tmp_path / "stops.rules"
+    path.write_text(HEAD + play.replace("10 / x", "x + 1"))
+    states = [loaded(path, plain).new_state(0) for plain in (False, True)]
+    for state in states:
+        state.apply(state.legal_actions()[0])
+    assert states[0].get_var("y") == 1 and states[0].pc == states[1].pc  # the second choice's, as the VM's
 
 
 RANKED = HEAD.replace('cards:\n  "A"\n  "B"\n', 'card attributes: rank: int\ncard var value: int = 0\ncards:\n'
