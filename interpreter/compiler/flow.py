@@ -340,7 +340,7 @@ class FlowCompiler(CardStatements):
             st.L[var] = 0
         src = inline_source(count)
         if src is not None:  # written inline (see .flowgen), as the test and the step below are
-            init.flow = ("repeat", var, cnt, src)
+            init.flow = ("set", ((cnt, src), (var, "0")))
         self.emit(EXEC, init, None, span)
         top = len(self.code)
         def below(st):

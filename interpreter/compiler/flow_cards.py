@@ -14,6 +14,7 @@ from rulelang import ast as A
 from ..runtime import EXEC, JF, JMP, RANDOM, STACK_MASK, STACK_SHIFT, RuleError
 from . import effects
 from .chance import Shuffle
+from .inline import inline_source
 from .triggers import cards_moved
 
 
@@ -101,6 +102,9 @@ class CardStatements:
 
         def start(st):
             st.L[left] = count(st)
+        written = inline_source(count)
+        if written is not None:  # written inline (see .flowgen)
+            start.flow = ("set", ((left, written),))
         self.emit(EXEC, start, None, s.span)
         top = len(self.code)
         def more(st):

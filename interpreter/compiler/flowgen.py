@@ -188,18 +188,30 @@ def _flow_in_step(m, ns, body: int) -> list | None:
     (``pc = ...`` then ``break``), setting ``pc`` as the call would.  None
     (call it) if a ``return`` stands inside a loop of its own, which a
     ``break`` would not leave (a loop with a stop inside is not written as a
-    Python loop: see :meth:`_Writer.loop`, so this is a guard)."""
+    Python loop: see :meth:`_Writer.loop`, so this is a guard), save the
+    game's end (``return -1`` after ``st.is_terminal``), raised out of the
+    loops as :class:`_Ended`."""
     writer = _Writer(m, ns)
     writer.rounds_at = "_r"  # the step's local (see generate_step)
     flow = writer.function(body)  # (L = st.L; p = body; try: ...; except BaseException: ...)
-    out = returns_left(flow[3:-3], lambda value: [f"pc = {value}", "break"])
+    ended = ns.ref(_Ended)
+    out = returns_left(flow[3:-3], lambda value: [f"pc = {value}", "break"],
+                       lambda value: [f"raise {ended}"] if value == "-1" else None)
     if out is None:
         return None
+    caught = [f"        except {ended}:", "            pc = -1"] if any(f"raise {ended}" in x for x in out) else []
     return [f"        p = {int(body)}", "        try:", "            while True:"] + \
         ["        " + line for line in out] + ["                break",  # (every way through returns: a guard)
+                                              *caught,
                                               "        except BaseException:",
                                               "            st.pc = p",
                                               "            raise"]
+
+
+class _Ended(Exception):
+    """The game ended inside a loop of the flow written in a step (a
+    ``while`` that a ``break`` cannot leave through the loops around it):
+    raised from there (once a game, at most), caught around the flow."""
 
 
 def forget_source(m, ns, c: str, z: str, b: str) -> list:
@@ -241,10 +253,11 @@ def local_slots(line: str) -> str:
 
 def _plain_loop(code, top: int, exit_: int) -> bool:
     """Is [top, exit_) a loop (JF at ``top`` to ``exit_``, JMP back to ``top``
-    last) whose body has no decision, chance step or end, and no jump out?"""
+    last) whose body has no decision or chance step, and no jump out?  (The
+    game may end inside it: the function returns there.)"""
     for pc in range(top + 1, exit_ - 1):
         op, a, b, _ = code[pc]
-        if op in (DECIDE, RANDOM, END):
+        if op in (DECIDE, RANDOM):
             return False
         if op == JMP and not top <= a <= exit_:
             return False
@@ -296,10 +309,10 @@ class _Writer:
             else:
                 self.out(depth, f"L[{items}] = tuple({seq})")
             self.out(depth, f"L[{cnt}] = 0")
-        elif kind is not None and kind[0] == "repeat":  # repeat N times starts: N, and round 0
+        elif kind is not None and kind[0] == "set":  # flow slots set (a repeat's count and round...)
             self.out(depth, f"p = {pc}")
-            self.out(depth, f"L[{int(kind[2])}] = {kind[3]}")
-            self.out(depth, f"L[{int(kind[1])}] = 0")
+            for slot, src in kind[1]:
+                self.out(depth, f"L[{int(slot)}] = {src}")
         elif kind is not None and kind[0] == "block" and self.blocks < MAX_BLOCKS:  # fused steps (each a try)
             self.out(depth, f"p = {pc}")
             for line in kind[1]:
@@ -423,9 +436,11 @@ class _Writer:
         self.region(top + 1, top, stops, depth + 1, path | {top})
         self.blocks -= 1
         self.round(depth + 1, top)  # at the end of a round, where the VM jumps back
-        if self.left <= 0 or any(line.lstrip().startswith("return") for line in self.lines[body:]):
+        if self.left <= 0 or any(line.lstrip().startswith("return") and line.lstrip() != "return -1"
+                                 for line in self.lines[body:]):
             # the body hands back to the VM somewhere: no while loop (what writing it spent
-            # stays spent, so that loops nested in loops are not written over and over)
+            # stays spent, so that loops nested in loops are not written over and over); it
+            # may end the game (return -1, the function's own stop)
             del self.lines[mark:]
             self.rounds = not outer
             return False

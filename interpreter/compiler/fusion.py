@@ -136,8 +136,8 @@ def block_fn(exprs: Expressions, steps):
             who = inline_source(kind[2])
             value = f"({who})" if who is not None else f"{ns.ref(kind[2])}(st)"
             src = [f"st.L[{int(kind[1])}] = st.me", f"st.me = {value}"]
-        if src is None and kind is not None and kind[0] == "repeat":  # repeat N times starts
-            src = [f"st.L[{int(kind[2])}] = {kind[3]}", f"st.L[{int(kind[1])}] = 0"]
+        if src is None and kind is not None and kind[0] == "set":  # flow slots set (see .flowgen)
+            src = [f"st.L[{int(slot)}] = {value}" for slot, value in kind[1]]
         if src is None:
             src = [f"{ns.ref(f)}(st)"]
         lines.append("    try:")

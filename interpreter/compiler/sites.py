@@ -103,12 +103,13 @@ def site_body(ns, sa) -> list:
     return out + ([f"{pad}_left = st.m.search_left"] if handed else [])
 
 
-def returns_left(lines, leave):
+def returns_left(lines, leave, in_loop=None):
     """``lines`` (a function's body) to be written in another function,
     inside a ``while`` that each of its ``return`` lines leaves instead: a
     ``return VALUE`` becomes the lines ``leave(VALUE)``, ending in a
-    ``break``.  None if a ``return`` stands inside a loop of the lines,
-    which that ``break`` would leave instead."""
+    ``break``.  A ``return`` inside a loop of the lines, which that
+    ``break`` would leave instead, becomes the lines ``in_loop(VALUE)`` (a
+    raise); None if there is none or it gives None."""
     out, loops = [], []  # (the indentations of the loops around the line)
     for line in lines:
         if not loops and "return" not in line and "for " not in line and "while " not in line:
@@ -121,9 +122,10 @@ def returns_left(lines, leave):
         if text.startswith(("for ", "while ")):
             loops.append(pad)
         if text == "return" or text.startswith("return "):
-            if loops:
+            instead = leave(text[7:]) if not loops else in_loop(text[7:]) if in_loop is not None else None
+            if instead is None:
                 return None
-            out += [line[:pad] + x for x in leave(text[7:])]
+            out += [line[:pad] + x for x in instead]
         else:
             out.append(line)
     return out

@@ -11,6 +11,7 @@ functions do:
   see (``flowgen.forget_source``, against ``Machine.forget_unseen``)."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -149,6 +150,9 @@ def test_the_games_play_the_same_with_moves_and_deals_inline_or_called(monkeypat
             assert b.is_terminal and a.scores() == b.scores()
     assert "_t.append(_c)" in inline.generated_source()  # a deal written inline
     assert "_t.append(_c)" not in called.generated_source()  # (no deal, nor move to a stack)
+    if name == "desplumados":  # a deal card by card counts its cards in a slot set inline, called or not
+        for game in (inline, called):
+            assert re.search(r"\n +L\[\d+\] = max\(0, \(4 - len\(st\.Z\[", game.generated_source())
 
 
 def test_a_move_that_fails_names_its_line_inline_too(tmp_path):
