@@ -7,7 +7,9 @@ to the VM (``Machine.run``), with no VM step per op:
 
 - a straight run of steps is one call after another;
 - a branch is an ``if``/``else`` that joins again where the flow joins;
-- a loop with no decision, chance step or end inside is a ``while`` loop,
+- a loop with no decision or chance step inside is a ``while`` loop (the
+  game may end inside it: the function returns there; a step raises
+  :class:`_Ended` out of the loops),
   its rounds counted against the VM's bound (``Machine.rounds_left``);
 - a loop with a decision inside is followed round once at most: where the
   flow comes back to a pc the function has already passed, it returns that
@@ -75,7 +77,7 @@ def install(m, ns) -> None:
     # every object the functions name gets its name now, in the code's order: a function's
     # source then depends on its pc alone, not on the order play reaches them (a source
     # compiled once is kept for the next machine of the same rules: see source.Namespace)
-    for obj in (m, rounds_exceeded, RuleError, EVAL_ERRORS, _explain, m.stack_instances):
+    for obj in (m, rounds_exceeded, RuleError, EVAL_ERRORS, _explain, m.stack_instances, _Ended):
         ns.ref(obj)
     ns.ref(fns, "_F")  # (the step functions run the flow by it)
     for op, a, _, span in code:
@@ -436,11 +438,12 @@ class _Writer:
         self.region(top + 1, top, stops, depth + 1, path | {top})
         self.blocks -= 1
         self.round(depth + 1, top)  # at the end of a round, where the VM jumps back
+        # (a "return -1" in the body is the game's end: _plain_loop lets no decision in, the
+        # other stop written so; the function returns there, inside the loop)
         if self.left <= 0 or any(line.lstrip().startswith("return") and line.lstrip() != "return -1"
                                  for line in self.lines[body:]):
             # the body hands back to the VM somewhere: no while loop (what writing it spent
-            # stays spent, so that loops nested in loops are not written over and over); it
-            # may end the game (return -1, the function's own stop)
+            # stays spent, so that loops nested in loops are not written over and over)
             del self.lines[mark:]
             self.rounds = not outer
             return False

@@ -15,7 +15,7 @@ from ..runtime import STACK_SHIFT
 from .source import lit
 
 _CALL = re.compile(r"[\w\])]\(")  # a name, a subscript or parentheses called
-MAX_CHEAP = 48  # the longest source read twice
+MAX_CHEAP = 48  # the longest source read more than once
 
 
 def cheap(src: str) -> bool:
@@ -39,9 +39,11 @@ def inline_source(f) -> str | None:
 
 
 def index_source(seq: str, i: str) -> str:
-    """``seq[i]``, counting from 0, a negative ``i`` an error (helpers.index)."""
-    if cheap(seq) and cheap(i):
-        return f"({seq}[{i}] if {i} >= 0 else _index({seq}, {i}))"
+    """``seq[i]``, counting from 0, a negative ``i`` an error (helpers.index:
+    its IndexError, raised by it).  ``seq`` is evaluated first, as the
+    helper's arguments are: where both fail, the same one fails first."""
+    if cheap(i):
+        return f"{seq}[({i} if {i} >= 0 else _index((), {i}))]"
     return f"_index({seq}, {i})"
 
 

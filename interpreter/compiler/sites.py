@@ -109,7 +109,7 @@ def returns_left(lines, leave, in_loop=None):
     ``return VALUE`` becomes the lines ``leave(VALUE)``, ending in a
     ``break``.  A ``return`` inside a loop of the lines, which that
     ``break`` would leave instead, becomes the lines ``in_loop(VALUE)`` (a
-    raise); None if there is none or it gives None."""
+    raise); the whole is None where ``in_loop`` is not given or gives None."""
     out, loops = [], []  # (the indentations of the loops around the line)
     for line in lines:
         if not loops and "return" not in line and "for " not in line and "while " not in line:

@@ -75,9 +75,6 @@ def trace(g, seed):
                                          ("[c for c in hand(p)][k - 1]", "sum(c.n for c in hand(p)) - 9")])
 def test_written_out_or_called_the_helpers_play_alike(tmp_path, monkeypatch, index, sign):
     written = game(tmp_path, index, sign, name="written.rules")
-    source = "\n".join(written.machine.generated_sources)
-    for seed in range(3):
-        written.new_state(seed)  # (the flow's functions are written as they are first run)
     monkeypatch.setattr(inline, "cheap", lambda src: False)
     called = game(tmp_path, index, sign, name="called.rules")
     monkeypatch.undo()
@@ -85,11 +82,11 @@ def test_written_out_or_called_the_helpers_play_alike(tmp_path, monkeypatch, ind
     for ours, theirs in runs:
         assert [x.replace("written.rules", "called.rules") if isinstance(x, str) else x for x in ours] == theirs
     ends = [ours[-1] for ours, _ in runs]
-    if index == "hand(p)[k - 1]":  # picking 0 reads index -1: past the start, an error
-        assert any(isinstance(e, str) and "index" in e for e in ends), ends
-        assert "_index(" in source or "if " in source
-    sources = "\n".join(written.machine.generated_sources)
-    assert "_stacks(" not in sources and "_sign((st.V" not in sources  # (written out)
+    if index.endswith("[k - 1]"):  # picking 0 reads index -1: past the start, an error
+        assert any(isinstance(e, str) and "no such card" in e for e in ends), ends
+    sources = "\n".join(written.machine.generated_sources)  # (written as the games ran them)
+    assert ">= 0 else _index((), " in sources  # the index: written out
+    assert "_stacks(" not in sources and "_sign((st.V" not in sources  # and the rest
 
 
 def test_cheap_reads_no_call_and_nothing_long():
@@ -97,3 +94,22 @@ def test_cheap_reads_no_call_and_nothing_long():
     assert not inline.cheap("len(st.Z[3])") and not inline.cheap("_fn3(st, 2)") and not inline.cheap("(h := 3)")
     assert not inline.cheap("[c for c in st.Z[1]]") and not inline.cheap("(1 if st.V[0] else 2)")
     assert not inline.cheap("st.V[1] + " * 8 + "1")
+
+
+def test_a_sequence_and_an_index_that_both_fail_fail_on_the_sequence_first(tmp_path, monkeypatch):
+    """Written out, ``pile[i]`` reads the pile first, as the helper's
+    arguments are read: where both fail, the pile's error is told."""
+    play = ("play:\n  turn 0:\n    choose wait\n  let ps = [p for p in players]\n"
+            "  set d = hand(ps[5])[10 / t].n\n  turn 0:\n    choose wait\n")
+    text = RULES.split("play:\n")[0].replace("{cards}", "\n".join(f'  "C{i}" {i}' for i in range(12)))
+    text = text.replace("setup:\n", 'action wait "wait":\n  pass\nsetup:\n') + play + "outcome(p):\n  score d\n"
+    errors = []
+    for cheap in (inline.cheap, lambda src: False):
+        monkeypatch.setattr(inline, "cheap", cheap)
+        path = tmp_path / "both.rules"
+        path.write_text(text, encoding="utf-8")
+        state = load(path).new_state(0)
+        with pytest.raises(RuleError) as err:
+            state.apply(state.legal_actions()[0])
+        errors.append((str(err.value), state.pc))
+    assert errors[0] == errors[1] and "no such card" in errors[0][0]
