@@ -175,8 +175,8 @@ def charge(st, cost):
 
 def can_now(st, defs, names) -> bool:
     """``can(a, b...)`` in the flow: a search of its own, with a fresh budget
-    (:func:`can`'s loop, written again: one call fewer, where Hens asks at
-    every turn)."""
+    (:func:`can`'s loop, written again: one call fewer, where a game asks
+    at every turn)."""
     st.m.search_left = MAX_SEARCH
     for n in names:
         d = defs[n]

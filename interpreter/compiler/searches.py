@@ -48,16 +48,13 @@ def enumerator(exprs: Expressions, has_copies: bool, plan, action: str = "?"):
     :func:`.sites.site_body`).  A listing goes through every action, so
     for an action some can() asks about (a search that stops at its first
     action), they are written again as for any other action: with the
-    memos that :func:`_listed_memo` fills at once; and the function's
-    ``first`` is its search written again as the test can() runs
-    (:mod:`.search_first`), else None."""
+    memos that :func:`_listed_memo` fills at once; its ``first`` is then the
+    test can() runs (:mod:`.search_first`), else None."""
     f = _enumerator(exprs, has_copies, plan, action, False)
     f.first = None
     if action in _asked(exprs):
-        name = exprs.ns.fresh("_first")
-        src = first_source(f.lines, name)
-        if src is not None:
-            f.first = exprs.ns.define(src, name)
+        src = first_source(f.lines, name := exprs.ns.fresh("_first"))
+        f.first = exprs.ns.define(src, name) if src is not None else None
         f.lines = _enumerator(exprs, has_copies, plan, action, True)
     return f
 
