@@ -14,6 +14,7 @@ from ..machine import Machine
 from ..runtime import CELL_ROW, STACK_MASK, STACK_SHIFT, RuleError, cell_text, own_cells, take_card
 from .expressions import Expressions
 from .grids import frontier
+from .inline import inline_source
 from .source import lit
 
 
@@ -84,7 +85,7 @@ def move(s, exprs: Expressions, m: Machine):
         land(st, cards, inst)
 
     if where == "at":
-        return move_to_cell(exprs.fn(s.at), what, dest, take, land, m, s.dest)
+        return move_to_cell(exprs, s, what, dest, take, land, m)
 
     if wt == "card":
         if where == "top" and dt == "pile" and not track and not face_down:  # the common case, for the VM
@@ -178,13 +179,18 @@ def in_try(exprs: Expressions, lines, span) -> list:
         "except _Errors as err:", f"    raise _at(err, {exprs.ns.ref(span, '_s')}) from None"]
 
 
-def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
+def move_to_cell(exprs: Expressions, s, what, dest, take, land, m: Machine):
     """``move CARD to GRID at CELL``: the cell must be free, and the grid's
-    cards must still fit its box."""
+    cards must still fit its box.  Where the card, the cell and the grid
+    have sources, the flow is written with them worked out in place, and
+    the move (``move_at``) called with them: three calls fewer."""
     boxes = m.grid_boxes
+    cell = exprs.fn(s.at)
 
     def move_to_cell(st):
-        c, x, inst = what(st), cell(st), dest(st)
+        move_at(st, what(st), cell(st), dest(st))
+
+    def move_at(st, c, x, inst):
         own_cells(st)  # (a cell is written below)
         P = st.P
         grid = st.Z[inst]
@@ -209,7 +215,10 @@ def move_to_cell(cell, what, dest, take, land, m: Machine, dest_node):
         grid.append(c)
         P[c] = x
         land(st, (c,), inst)
-    return move_to_cell
+    sources = [inline_source(f) for f in (what, cell, dest)]
+    if None in sources:
+        return move_to_cell
+    return with_source(move_to_cell, exprs, [f"{exprs.ns.ref(move_at)}(st, {', '.join(sources)})"], s.span)
 
 
 def swap(s, exprs: Expressions, m: Machine):

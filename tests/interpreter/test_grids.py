@@ -15,6 +15,7 @@ tests/rulelang/test_grid_syntax.py.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -817,3 +818,34 @@ def test_knows_agrees_with_the_observation_for_face_down_cards(tmp_path):
     assert state.observation(1)["zones"]["yard"][0][0]["card"] is None
     assert state.knows(0, "A")
     assert not state.knows(1, "A")
+
+
+def test_a_move_to_a_cell_written_in_plays_as_the_move_called(tmp_path, monkeypatch):
+    """A move to a cell is written in the step with its card, cell and grid
+    worked out in place (one call, not four); called as a closure instead,
+    every random game of the box plays alike, errors (a taken cell, a box
+    overflowed) named at the same line."""
+    from interpreter.compiler import effects
+    written = load_text(tmp_path, BOX, "written.rules")
+    with monkeypatch.context() as m:
+        m.setattr(effects, "with_source", lambda f, exprs, lines, span: f)
+        called = load_text(tmp_path, BOX, "called.rules")
+    errors = 0
+    for seed in range(40):
+        runs = []
+        for game in (written, called):
+            state, rnd, seen = game.new_state(seed), random.Random(seed), []
+            for _ in range(30):
+                legal = state.legal_actions()
+                seen.append([state.action_text(a) for a in legal])
+                try:
+                    state.apply(legal[rnd.randrange(len(legal))])
+                except RuleError as err:
+                    seen.append((err.message, err.span.line))
+                    break
+            runs.append((seen, state.key()))
+        assert runs[0] == runs[1]
+        errors += isinstance(runs[0][0][-1], tuple)
+    assert errors  # (some games moved onto a taken cell or out of the box)
+    steps = "\n".join(s for s in written.machine.generated_sources if s.startswith("def _step"))
+    assert re.search(r"_k\d+\(st, L\[\d+\], L\[\d+\], \d+\)", steps)  # place: card, cell, grid
