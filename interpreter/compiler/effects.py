@@ -1,10 +1,11 @@
 """Statements that move or show cards: move, swap, reveal, deal.
 
 Each becomes one closure ``f(state)`` (an EXEC step of the flow), built from
-the expression functions of ``exprs``; a move of one card (but to a grid's
-cell) and a deal also carry the same steps as source (``f.source``,
-``f.flow``), which the generated flow writes in place of the call (see
-:func:`with_source`).  Every card that lands in a zone becomes known to
+the expression functions of ``exprs``; a move of one card and a deal also
+carry the same steps as source (``f.source``, ``f.flow``), which the
+generated flow writes in place of the call (see :func:`with_source`); a
+move to a grid's cell, its card, cell and grid worked out there and the
+move itself called with them.  Every card that lands in a zone becomes known to
 whoever sees that zone.
 """
 

@@ -822,9 +822,10 @@ def test_knows_agrees_with_the_observation_for_face_down_cards(tmp_path):
 
 def test_a_move_to_a_cell_written_in_plays_as_the_move_called(tmp_path, monkeypatch):
     """A move to a cell is written in the step with its card, cell and grid
-    worked out in place (one call, not four); called as a closure instead,
-    every random game of the box plays alike, errors (a taken cell, a box
-    overflowed) named at the same line."""
+    worked out in place (one call, not four); with every move called as a
+    closure instead (no source written in at all: the box moves cards only
+    to cells in play), every random game of the box plays alike, errors (a
+    taken cell, a box overflowed) named at the same line."""
     from interpreter.compiler import effects
     written = load_text(tmp_path, BOX, "written.rules")
     with monkeypatch.context() as m:
