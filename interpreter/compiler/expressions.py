@@ -197,8 +197,35 @@ class Expressions(Functions):
                     v = NOT_CONST
                 if not (type(v) is bool or (type(v) is int and -MAX_VALUE <= v <= MAX_VALUE)):
                     v = NOT_CONST
+            elif type(e) is A.BinOp and e.op in ("+", "-", "*"):
+                v = self._fold_arithmetic(e)
             self.folded[id(e)] = v
         return v
+
+    def _fold_arithmetic(self, e):
+        """A sum, difference or product that reads the state and still has
+        one value: a product by 0 of a value that cannot fail (a variable,
+        a seat: ``round * max(0, draws - 2)`` with 2 draws), or an
+        operation on two parts that fold so (``hand_size + round * 0``).
+        NOT_CONST for any other."""
+        left, right = self.fold(e.left), self.fold(e.right)
+        if e.op == "*" and ((type(left) is int and left == 0 and self._cannot_fail(e.right))
+                            or (type(right) is int and right == 0 and self._cannot_fail(e.left))):
+            return 0
+        if type(left) is not int or type(right) is not int:
+            return NOT_CONST
+        v = left + right if e.op == "+" else left - right if e.op == "-" else left * right
+        return v if -MAX_VALUE <= v <= MAX_VALUE else NOT_CONST
+
+    def _cannot_fail(self, e) -> bool:
+        """Is ``e`` a number read that cannot fail, whatever the state: a
+        literal, a parameter, a variable, the seat to move, the player count?"""
+        if isinstance(e, (A.IntLit, A.BoolLit)):
+            return id(e) not in self.g.seat_literals  # (a seat a smaller table lacks fails)
+        if isinstance(e, A.Name):
+            r = self.g.res.get(id(e))
+            return r is not None and r[0] in ("param", "var", "me", "player_count", "member")
+        return False
 
     def slot(self, k, ctx) -> str:
         entry = ctx.get(k)

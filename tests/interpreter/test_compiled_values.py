@@ -178,3 +178,77 @@ def test_what_reads_parameters_alone_is_told_once_per_rules_and_per_node(tmp_pat
     other = A.Name(id="v", span=node.span)  # another node (not static) kept under that node's id
     kept[id(node)] = (other, False)
     assert exprs.is_static(node) is True and kept[id(node)] == (node, True)  # told again, for the node itself
+
+
+ZERO = '''game "zero"
+players 2..3
+cards:
+  "A"
+  "B"
+zone pile: pile, public
+param draws: int in 0..5 = 2
+var round: int = 0
+var v: int = 0
+action add "add":
+  require v < 4 + round * max(0, draws - 2)
+  set v += 1
+action odd "odd":
+  set v = ODD
+action next_round "next round":
+  set round += 1
+play:
+  while true:
+    turn 0:
+      choose add, odd, next_round
+outcome(p):
+  score v
+'''
+
+
+def zero_game(tmp_path, odd="1", **params):
+    path = tmp_path / "zero.rules"
+    text = ZERO.replace("ODD", odd)
+    path.write_text(text, encoding="utf-8")
+    return load(path, **params), text.splitlines().index(f"  set v = {odd}") + 1
+
+
+def adds_offered(state) -> int:
+    adds = 0
+    while "add" in [state.action_text(a) for a in state.legal_actions()]:
+        state.apply_text("add")
+        adds += 1
+    return adds
+
+
+def test_a_product_by_zero_of_a_variable_is_worked_out_when_compiled(tmp_path):
+    """``round * max(0, draws - 2)`` with 2 draws is 0 whatever the round: the
+    test is written as ``v < 4``; with 3 draws it reads the round as before."""
+    game, _ = zero_game(tmp_path)
+    state = game.new_state(0)
+    state.apply_text("next round")
+    state.apply_text("next round")
+    assert adds_offered(state) == 4
+    assert re.search(r"< 4\)", game.generated_source()) and "* 0" not in game.generated_source()
+    three, _ = zero_game(tmp_path, draws=3)
+    state = three.new_state(0)
+    state.apply_text("next round")
+    state.apply_text("next round")
+    assert adds_offered(state) == 4 + 2 * 1
+
+
+@pytest.mark.parametrize("odd, value, message", [
+    ("round * 0 + 7", 7, None),                    # a variable: folded
+    ("0 * player_count - 2", -2, None),            # the player count: folded
+    ("(v / 0) * 0", None, "division by zero"),     # a part that can fail: left to play time
+    ("round * 0 + 1000000000000 * 1000 * 1000", None, "beyond the bound"),  # a part past the bound
+])
+def test_a_product_by_zero_folds_only_what_cannot_fail(tmp_path, odd, value, message):
+    game, line = zero_game(tmp_path, odd)
+    state = game.new_state(0)
+    if message is None:
+        state.apply_text("odd")
+        assert state.scores()[0] == value
+    else:
+        with pytest.raises(RuleError) as info:
+            state.apply_text("odd")
+        assert info.value.span.line == line and message in info.value.message
