@@ -54,6 +54,8 @@ def play_game(game: Game, players: int, seed: int, choose, max_actions: int, ski
         if "invariant" in skip:
             return actions, None
         raise _Found("invariant", err.message, _where(err.span)) from None
+    if seats is not None:
+        seats.dealt(state.m, state.inplay)
     small = set()  # the small keys of the positions so far
     seen = None  # once a small key came back: hash of a position's bytes -> its first step
     held = Kept()  # what the invariants read when they last held (Machine.holds_for)

@@ -60,11 +60,30 @@ class SeatLog:
         self._legals = []  # ... the legal lists of its last steps, not noted yet (see _note_offers)
         self._missing = {}  # ... its machine's at its player count (see _offer)
         self._base = None  # ... its machine's _site_base at its player count
+        # (player count, machine) -> the actions no game's cards can make legal (see dealt)
+        self._never = {}
 
     def game(self, players: int) -> None:
         self._flush()
         self.games[players] = self.games.get(players, 0) + 1
         self._n, self._m = players, None
+
+    def dealt(self, m, inplay) -> None:
+        """The game being played (of machine ``m``) has the cards ``inplay``:
+        an action that none of them can make legal (Machine.never_offered) is
+        not looked for among the actions offered, at no step of any game at
+        this count (an action no game of a variant's deck can take, left
+        unused, was looked for in every list offered: a twentieth of the
+        fuzzer's time).  The offered actions noted stay exact: one that a
+        later game's cards make possible is looked for again from then on."""
+        key = (self._n, m)
+        never = m.never_offered(inplay)
+        known = self._never.get(key)
+        if known is None:
+            self._never[key] = never
+        elif not known <= never:  # some action possible now: every choice is looked at again
+            self._never[key] = known & never
+            self._not_offered.get(key, {}).clear()
 
     def steps(self, m, actions, mes, legals) -> None:
         """Decisions of a game of machine ``m`` (the next ones, from the
@@ -137,7 +156,7 @@ class SeatLog:
         if offered is None:
             offered = self._offered[(self._n, me, m)] = set()
         offered.update(new)
-        self._missing[key] = tuple(sorted(everything[0] - offered))
+        self._missing[key] = tuple(sorted(everything[0] - offered - self._never.get((self._n, m), frozenset())))
 
     def _flush(self) -> None:
         """Count the steps listed since the last call (a game's, or the part of it played so far)."""

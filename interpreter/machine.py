@@ -361,6 +361,22 @@ class Machine(MachineViews, MachineChecks):
         (:func:`interpreter.compiler.sites.generate_site`)."""
         return self.legal_at[st.pc](st)
 
+    def never_offered(self, inplay: tuple) -> frozenset:
+        """The uids of the site actions that no card of ``inplay`` (the
+        cards of a game) can ever make legal: a card parameter whose test
+        of what is printed on a card (a table every value passes, see
+        :func:`.compiler.searches._card_test`) no card in play passes.
+        (Exact: its search finds no value of that parameter, whatever
+        the position.)  For the fuzzer's seat log, which need not look
+        for them among the actions offered."""
+        out = []
+        for sa in self.site_actions:
+            for table in getattr(sa.action.enumerate, "card_tables", ()):
+                if not any(map(table.__getitem__, inplay)):
+                    out.append(sa.uid)
+                    break
+        return frozenset(out)
+
     # ------------------------------------------------------------ scenarios
     def zone_instance(self, st, zone: str, player=None) -> int:
         for z in self.zones:

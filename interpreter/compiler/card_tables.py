@@ -8,7 +8,9 @@ that table (1 or 0 per card) mapped over the cards at C speed (``sum``,
 ``1 in``, ``0 not in``), with the same work charged (``_tick``).  A test that
 fails for some card (a division by zero) is left to play time, as
 written.  Used by :meth:`.expressions.Expressions.e_CallGen`, and by the
-searches for a parameter's own tests (:func:`card_tests`).
+searches for a parameter's own tests (:func:`param_card_test`), whose
+tables also tell an action no card in play can make legal
+(``Machine.never_offered``).
 """
 
 from __future__ import annotations
@@ -79,6 +81,28 @@ def card_tests(exprs, tests: list, var: str) -> str:
         return " and ".join(tests)
     table = f"{exprs.ns.ref(first, '_p')}[{var}]" if k == 1 else card_test(exprs, " and ".join(tests[:k]), var)
     return " and ".join([table] + [f"({t})" for t in tests[k:]])
+
+
+def _leading_table(exprs, src: str, var: str) -> list:
+    """[the table] that ``src`` (from :func:`card_tests`) reads first, for
+    the card ``var``, or [] where it starts with another test."""
+    m = re.match(rf"(_p\d+)\[{re.escape(var)}\]", src)
+    return [exprs.ns.ns[m.group(1)]] if m else []
+
+
+def param_card_test(exprs, param, tests: list, var: str, tables: list) -> str:
+    """The tests (sources, in order) of one card parameter (over cards, not
+    sets of them), its leading tests of what is printed on the card read
+    from a table made once (see :func:`card_tests`), which is
+    added to ``tables`` when the parameter's values lie in a place (cards
+    in play; a list may name others): every value passes it."""
+    kind = exprs.t(param[1])
+    if param[3] is not None or kind not in ("pile", "stack", "list:card"):
+        return " and ".join(tests)
+    src = card_tests(exprs, tests, var)
+    if kind != "list:card":
+        tables += _leading_table(exprs, src, var)
+    return src
 
 
 def _as_card(src: str, var: str) -> str:

@@ -14,7 +14,7 @@ import re
 from rulelang import ast as A
 
 from ..runtime import MAX_SEARCH
-from .card_tables import card_tests
+from .card_tables import param_card_test
 from .expressions import Alias, Expressions
 from .masks import MaskPlan
 from .search_first import first_source
@@ -90,6 +90,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
     expr = exprs.expr
     name = ns.fresh("_enum")
     lines = [f"def {name}(st, out, uid):"]
+    tables = []  # the tables of printed tests every value of a card parameter passes
     ctx = {"nodes": {}, "inline": set(inlines), "search": True}
     # Every value tried counts against the budget of the search (MAX_SEARCH),
     # in a local; in the rare search that asks can(), on the machine itself,
@@ -181,12 +182,12 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         lines.append(f"    for v0 in {domain(exprs, has_copies, params[0], ctx)}:")
         saved = ctx.get(params[0][0])
         ctx[params[0][0]] = "v0"
-        lines.append(f"        if {_card_test(exprs, params[0], [truth(expr(n, ctx)) for n in prefilters[0]], 'v0')}:")
+        lines.append(f"        if {param_card_test(exprs, params[0], [truth(expr(n, ctx)) for n in prefilters[0]], 'v0', tables)}:")
         if saved is None:
             del ctx[params[0][0]]
         lines += [f"            {left} -= 1", "            out.append((uid, v0))",
                   f"    if {left} < 0:", f"        _wide({action_ref})"]
-        return _finish(exprs, lines, name, action, whole)
+        return _finish(exprs, lines, name, action, whole, tables)
     # prefiltered domains (they depend on no other parameter)
     filtered = {}
     for i, nodes in enumerate(prefilters):
@@ -199,7 +200,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         lines.append(f"    for {var} in {domain(exprs, has_copies, params[i], ctx)}:")
         saved = ctx.get(slot)
         ctx[slot] = var
-        conds = _card_test(exprs, params[i], [truth(expr(n, ctx)) for n in nodes], var)
+        conds = param_card_test(exprs, params[i], [truth(expr(n, ctx)) for n in nodes], var, tables)
         if saved is None:
             del ctx[slot]
         if re.search(rf"\b{var}_cards\b", conds):  # (a memo of a stack, written with its cards)
@@ -231,7 +232,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
                   f"        {left} -= (len(v0_d) - 1) * len({inner})", f"        if {left} < 0:",
                   f"            _wide({action_ref})",
                   f"        out += [(uid, v0, v1) for v0 in v0_d[1:] for v1 in {inner}]"]
-        return _finish(exprs, lines, name, action, whole)
+        return _finish(exprs, lines, name, action, whole, tables)
     indent = 4
     values = []
     for i, (slot, dom, high, _) in enumerate(params):
@@ -316,16 +317,7 @@ def _enumerator(exprs: Expressions, has_copies: bool, plan, action: str, whole: 
         lines.append(f"{pad}out.append((uid, {', '.join(values)}))" if values else f"{pad}out.append((uid,))")
     if rows is not None:
         rows.finish(lines)
-    return _finish(exprs, lines, name, action, whole)
-
-
-def _card_test(exprs, param, tests: list, var: str) -> str:
-    """The tests (sources, in order) of one card parameter (over cards, not
-    sets of them), its leading tests of what is printed on the card read
-    from a table made once (see :func:`.card_tables.card_tests`)."""
-    if param[3] is not None or exprs.t(param[1]) not in ("pile", "stack", "list:card"):
-        return " and ".join(tests)
-    return card_tests(exprs, tests, var)
+    return _finish(exprs, lines, name, action, whole, tables)
 
 
 def _listed_memo(exprs, lines, memo_decl, memo_uses, items, var, exact):
@@ -453,9 +445,10 @@ def _target(node) -> int:
     return id(node.e if isinstance(node, MaskPlan) else node)
 
 
-def _finish(exprs, lines, name, action, whole):
+def _finish(exprs, lines, name, action, whole, tables):
     """The search's function, its budget written back where it stops
-    (``whole``: only its lines)."""
+    (``whole``: only its lines); ``card_tables``: for some card parameters,
+    a table (1 or 0 per card) that each of its values passes."""
     lines[:] = [line for line in lines if line]  # (a line left blank where a value moved)
     if lines[1] == "    _left = st.m.search_left":
         if action in _asked_within_searches(exprs):
@@ -469,6 +462,7 @@ def _finish(exprs, lines, name, action, whole):
         return tuple(lines)
     f = exprs.ns.define("\n".join(lines) + "\n", name)
     f.lines = tuple(lines)  # (a choice's listing writes the search in place: see sites.site_body)
+    f.card_tables = tuple(tables)  # (see Machine.never_offered)
     return f
 
 
