@@ -365,7 +365,7 @@ class Machine(MachineViews, MachineChecks):
         """The uids of the site actions that no card of ``inplay`` (the
         cards of a game) can ever make legal: a card parameter whose test
         of what is printed on a card (a table every value passes, see
-        :func:`.compiler.searches._card_test`) no card in play passes.
+        :func:`.compiler.card_tables.param_card_test`) no card in play passes.
         (Exact: its search finds no value of that parameter, whatever
         the position.)  For the fuzzer's seat log, which need not look
         for them among the actions offered."""

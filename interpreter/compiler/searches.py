@@ -447,7 +447,7 @@ def _target(node) -> int:
 
 def _finish(exprs, lines, name, action, whole, tables):
     """The search's function, its budget written back where it stops
-    (``whole``: only its lines); ``card_tables``: for some card parameters,
+    (``whole``: only its lines); ``tables`` (its ``card_tables``): for some card parameters,
     a table (1 or 0 per card) that each of its values passes."""
     lines[:] = [line for line in lines if line]  # (a line left blank where a value moved)
     if lines[1] == "    _left = st.m.search_left":

@@ -241,6 +241,10 @@ def test_a_product_by_zero_of_a_variable_is_worked_out_when_compiled(tmp_path):
     ("0 * player_count - 2", -2, None),            # the player count: folded
     ("(v / 0) * 0", None, "division by zero"),     # a part that can fail: left to play time
     ("round * 0 + 1000000000000 * 1000 * 1000", None, "beyond the bound"),  # a part past the bound
+    # a factor that folds to a small number is that number: the product is checked where it is
+    # stored, as 1000000000000 * 1000 * 5 would be (not by the product itself)
+    ("1000000000000 * 1000 * (round * 0 + 5) / 10", 500000000000000, None),
+    ("1000000000000 * 1000 * (round * 0 + 5)", None, "5000000000000000 is beyond the bound"),
 ])
 def test_a_product_by_zero_folds_only_what_cannot_fail(tmp_path, odd, value, message):
     game, line = zero_game(tmp_path, odd)

@@ -197,6 +197,10 @@ def test_an_action_no_card_in_play_can_make_legal_is_never_offered(tmp_path):
     assert "name Rare" in state.legal_action_texts()  # (the list's card, not in play)
     rare, _ = _never(tmp_path, with_rare=True)
     assert rare.m.never_offered(rare.inplay) == frozenset()
+    # and the seat log, told each game's cards, no longer looks for it in the lists offered
+    log, _ = _tally(load(tmp_path / "never.rules"), [2, 3], 12, 5)
+    assert log._not_offered and all(uid["show"] not in missing for left in log._not_offered.values()
+                                    for missing in left.values())
     emu = load(ROOT / "games" / "emu_ranchers.rules").new_state(0, 2)
     assert {emu.m.site_actions[u].action.name for u in emu.m.never_offered(emu.inplay)} == {"grow_wild"}
     emu = load(ROOT / "games" / "emu_ranchers.rules", {"pawns": True}).new_state(0, 2)
