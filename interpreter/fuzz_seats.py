@@ -54,12 +54,14 @@ class SeatLog:
         self._runs = {}  # (player count, machine, site) -> the most decisions one seat made in a row
         self._not_offered = {}  # (player count, machine) -> {site * n + seat: its actions not offered yet}
         self._site_base = {}  # (machine, player count) -> site * player count, by site action uid
+        self._site_keys = {}  # (machine, player count) -> site * n + seat, by uid * n + seat
         self._site_uids = {}  # (machine, site) -> (its site actions' uids, are they in order?)
         self._n = self._m = None  # the player count and machine of the game being played
         self._uids, self._mes = [], []  # its steps: the site action taken, by whom
         self._legals = []  # ... the legal lists of its last steps, not noted yet (see _note_offers)
         self._missing = {}  # ... its machine's at its player count (see _offer)
         self._base = None  # ... its machine's _site_base at its player count
+        self._site_key = None  # ... and its _site_keys
         # (player count, machine) -> the actions no game's cards can make legal (see dealt)
         self._never = {}
 
@@ -111,7 +113,10 @@ class SeatLog:
         base = self._site_base.get((m, n))
         if base is None:
             base = self._site_base[(m, n)] = [sa.site * n for sa in m.site_actions]
+            # and a step's site and seat by its action and seat: uid * n + seat -> site * n + seat
+            self._site_keys[(m, n)] = [b + seat for b in base for seat in range(n)]
         self._base = base
+        self._site_key = self._site_keys[(m, n)]
         self._missing = self._not_offered.setdefault((n, m), {})
 
     def _keys(self, uids, mes) -> list:
@@ -168,22 +173,20 @@ class SeatLog:
         taken = self._taken.get((n, m))
         if taken is None:
             taken = self._taken[(n, m)] = Counter()
-        taken.update(map(add, map(mul, uids, repeat(n)), mes))  # uid * n + seat
-        # the longest run of one seat's decisions at one site: found from the steps
-        # that repeat the one before (few), at C speed for the others
-        keys = self._keys(uids, mes)
-        longest = dict.fromkeys(keys, 1)
+        steps = list(map(add, map(mul, uids, repeat(n)), mes))  # uid * n + seat
+        taken.update(steps)
+        # the longest run of one seat's decisions at one site: found from the steps that
+        # repeat the one before (few), at C speed for the others; a site reached with no
+        # such step has a run of 1, noted from the counts when they are folded (_fold)
+        keys = list(map(self._site_key.__getitem__, steps))  # site * n + seat
+        runs = self._runs
         run, last = 1, -2
         for i in compress(count(1), map(eq, islice(keys, 1, None), keys)):  # step i repeats step i - 1
             run = run + 1 if i == last + 1 else 2
             last = i
-            if run > longest[keys[i]]:
-                longest[keys[i]] = run
-        runs = self._runs
-        for key, k in longest.items():
-            at = (n, m, key // n)
-            if k > runs.get(at, 0):
-                runs[at] = k
+            at = (n, m, keys[i] // n)
+            if run > runs.get(at, 0):
+                runs[at] = run
         self._uids, self._mes = [], []
 
     def _fold(self) -> None:
@@ -200,6 +203,7 @@ class SeatLog:
                 entry[0] += times
                 entry[1][where] = entry[1].get(where, 0) + times
                 entry[2][name] = entry[2].get(name, 0) + times
+                self.runs.setdefault((n, where), 1)  # (a choice reached: a run of one at least)
         for (n, me, m), uids in self._offered.items():
             self.machines.setdefault(id(m), m)
             self.seats.setdefault((n, me), [0, {}, {}, set()])[3].update(uids)

@@ -224,3 +224,39 @@ def test_an_action_a_later_game_s_cards_make_possible_is_looked_for_again(tmp_pa
             log._note_offers()  # (each batch noted on its own, as OFFER_BATCH steps are)
     seat = {(r["players"], r["seat"]): r for r in log.report()}[(2, 1)]
     assert seat["offered"] == ["lay", "show"] and seat["took"] == {"lay": 9}
+
+
+@pytest.mark.parametrize("path,counts,repeats", [("games/hens.rules", [2, 3], True), ("games/emu_ranchers.rules", [2], True),
+                                                  ("games/fox_in_the_henhouse.rules", [3], False)])
+def test_the_longest_run_of_one_seat_at_a_choice_agrees_with_a_plain_count(path, counts, repeats):
+    """Per player count and choice, the most decisions one seat made there in
+    a row (what "one player decides for everyone" is judged on), against the
+    runs counted step by step; a choice reached with no repeat has a run of 1."""
+    game = load(ROOT / path)
+    log = SeatLog()
+    plain = {}
+    rnd = random.Random(3)
+    for g in range(10):
+        n = counts[g % len(counts)]
+        state = game.new_state(g, n)
+        log.game(n)
+        log.dealt(state.m, state.inplay)
+        last, run, actions, mes, legals = None, 0, [], [], []
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            a = legal[rnd.randrange(len(legal))]
+            where = log._site(state.m, state.m.site_actions[a[0]].site)
+            run = run + 1 if (where, state.me) == last else 1
+            last = (where, state.me)
+            plain[(n, where)] = max(plain.get((n, where), 0), run)
+            actions.append(a)
+            mes.append(state.me)
+            legals.append(legal)
+            if len(actions) == 7:
+                log.steps(state.m, actions, mes, legals)
+                actions, mes, legals = [], [], []
+            state.apply(a)
+        if actions:
+            log.steps(state.m, actions, mes, legals)
+    assert log.portable()["runs"] == plain
+    assert any(v > 1 for v in plain.values()) == repeats  # (Hens draws twice, Emu grows on: runs of more than 1)
