@@ -123,6 +123,7 @@ class Machine(MachineViews, MachineChecks):
         self._without_knowledge = None
         self._vis_cache = {}
         self._start_cache = {}  # (player count, cards in play) -> the first loc and K (see new_state)
+        self._never_offered = {}  # cards in play -> the actions none of them can make legal (never_offered)
         self.cvar_bases = []
         self.generated_sources = []
         self.namespace = None  # the generated code's Namespace (the fuzzer's invariant check is written in it)
@@ -368,14 +369,19 @@ class Machine(MachineViews, MachineChecks):
         :func:`.compiler.card_tables.param_card_test`) no card in play passes.
         (Exact: its search finds no value of that parameter, whatever
         the position.)  For the fuzzer's seat log, which need not look
-        for them among the actions offered."""
-        out = []
-        for sa in self.site_actions:
-            for table in getattr(sa.action.enumerate, "card_tables", ()):
-                if not any(map(table.__getitem__, inplay)):
-                    out.append(sa.uid)
-                    break
-        return frozenset(out)
+        for them among the actions offered.  Kept by the cards in play."""
+        never = self._never_offered.get(inplay)
+        if never is None:
+            out = []
+            for sa in self.site_actions:
+                for table in getattr(sa.action.enumerate, "card_tables", ()):
+                    if not any(map(table.__getitem__, inplay)):
+                        out.append(sa.uid)
+                        break
+            never = frozenset(out)
+            if len(self._never_offered) < 64:  # (one deck per player count, as a rule)
+                self._never_offered[inplay] = never
+        return never
 
     # ------------------------------------------------------------ scenarios
     def zone_instance(self, st, zone: str, player=None) -> int:
