@@ -7,7 +7,9 @@ card is a table made when the game is compiled, and the generator becomes
 that table (1 or 0 per card) mapped over the cards at C speed (``sum``,
 ``1 in``, ``0 not in``), with the same work charged (``_tick``).  A test that
 fails for some card (a division by zero) is left to play time, as
-written.  Used by :meth:`.expressions.Expressions.e_CallGen`, and by the
+written.  ``any(x.attr == K ...)`` and its kin look for K in the
+attribute's own table (:func:`attr_test`).  Used by
+:meth:`.expressions.Expressions.e_CallGen`, and by the
 searches for a parameter's own tests (:func:`param_card_test`), whose
 tables also tell an action no card in play can make legal
 (``Machine.never_offered``).
@@ -16,6 +18,8 @@ tables also tell an action no card in play can make legal
 from __future__ import annotations
 
 import re
+
+from rulelang import ast as A
 
 _STATE = re.compile(r"(?<![A-Za-z0-9_])st(?![A-Za-z0-9_])")
 _VAR = "c"  # the card, in the source of a test worked out per card
@@ -46,6 +50,26 @@ def predicate_table(exprs, e, ctx) -> str | None:
         return None
     values = f"map({table}.__getitem__, _tick(st, {exprs.seq(e.iter, ctx)}))"
     return {"count": f"sum({values})", "any": f"(1 in {values})", "all": f"(0 not in {values})"}[e.func]
+
+
+def attr_test(exprs, e, ctx) -> str | None:
+    """``any(x.attr == K for x in S)``, ``all(x.attr != K ...)`` and
+    ``count(x.attr == K ...)`` with K a constant: the attribute's table
+    mapped over the cards and K looked for, at C speed; else None."""
+    if e.cond is not None or e.func not in ("any", "all", "count") or not isinstance(e.expr, A.BinOp) \
+            or (e.expr.op, e.func) not in (("==", "any"), ("!=", "all"), ("==", "count")):
+        return None
+    slot = exprs.g.res[id(e)]
+    for attr, other in ((e.expr.left, e.expr.right), (e.expr.right, e.expr.left)):
+        if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and attr.name in exprs.g.card_attrs \
+                and exprs.g.res.get(id(attr.obj)) == ("slot", slot) and exprs.is_static(other) \
+                and not isinstance(other, A.StrLit):
+            table = exprs.ns.ref(exprs.layout.card_attrs[attr.name][0], "_t")
+            values = f"map({table}.__getitem__, _tick(st, {exprs.seq(e.iter, ctx)}))"
+            k = exprs.expr(other, ctx)
+            return {"any": f"({k} in {values})", "all": f"({k} not in {values})",
+                    "count": f"[*{values}].count({k})"}[e.func]
+    return None
 
 
 def card_test(exprs, src: str, var: str) -> str | None:

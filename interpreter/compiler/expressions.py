@@ -28,8 +28,9 @@ from rulelang.checker import CheckedGame, elem_type
 
 from ..runtime import MAX_VALUE, STACK_MASK, STACK_SHIFT
 from .source import Namespace, lit
-from .card_tables import predicate_table
+from .card_tables import attr_test, predicate_table
 from .slots import slot_source
+from .folds import fold_arithmetic
 from .functions import Functions
 from .inline import index_source, inline_source, sign_source, stacks_source
 from .tree import of_rules, walk
@@ -198,34 +199,10 @@ class Expressions(Functions):
                 if not (type(v) is bool or (type(v) is int and -MAX_VALUE <= v <= MAX_VALUE)):
                     v = NOT_CONST
             elif type(e) is A.BinOp and e.op in ("+", "-", "*"):
-                v = self._fold_arithmetic(e)
+                v = fold_arithmetic(self, e)
+                v = NOT_CONST if v is None else v
             self.folded[id(e)] = v
         return v
-
-    def _fold_arithmetic(self, e):
-        """A sum, difference or product that reads the state and still has
-        one value: a product by 0 of a value that cannot fail (a variable,
-        a seat: ``round * max(0, draws - 2)`` with 2 draws), or an
-        operation on two parts that fold so (``hand_size + round * 0``).
-        NOT_CONST for any other."""
-        left, right = self.fold(e.left), self.fold(e.right)
-        if e.op == "*" and ((type(left) is int and left == 0 and self._cannot_fail(e.right))
-                            or (type(right) is int and right == 0 and self._cannot_fail(e.left))):
-            return 0
-        if type(left) is not int or type(right) is not int:
-            return NOT_CONST
-        v = left + right if e.op == "+" else left - right if e.op == "-" else left * right
-        return v if -MAX_VALUE <= v <= MAX_VALUE else NOT_CONST
-
-    def _cannot_fail(self, e) -> bool:
-        """Is ``e`` a number read that cannot fail, whatever the state: a
-        literal, a parameter, a variable, the seat to move, the player count?"""
-        if isinstance(e, (A.IntLit, A.BoolLit)):
-            return id(e) not in self.g.seat_literals  # (a seat a smaller table lacks fails)
-        if isinstance(e, A.Name):
-            r = self.g.res.get(id(e))
-            return r is not None and r[0] in ("param", "var", "me", "player_count", "member")
-        return False
 
     def slot(self, k, ctx) -> str:
         entry = ctx.get(k)
@@ -426,7 +403,7 @@ class Expressions(Functions):
             # f(x.attr for x in cards): map the attribute's table over the cards
             table = self.ns.ref(self.layout.card_attrs[e.expr.name][0], "_t")
             return f"{self._AGG[e.func]}(map({table}.__getitem__, _tick(st, {self.seq(e.iter, ctx)})))"
-        fast = self.attr_test(e, ctx)
+        fast = attr_test(self, e, ctx)
         if fast is None:
             fast = predicate_table(self, e, ctx)
         if fast is not None:
@@ -440,25 +417,6 @@ class Expressions(Functions):
         if e.func in ("any", "all"):
             return f"{self._AGG[e.func]}({ex} for {var} in {it}{cond})"
         return f"{self._AGG[e.func]}([{ex} for {var} in {it}{cond}])"
-
-    def attr_test(self, e, ctx):
-        """``any(x.attr == K for x in S)``, ``all(x.attr != K ...)`` and
-        ``count(x.attr == K ...)`` with K a constant: the attribute's table
-        mapped over the cards and K looked for, at C speed; else None."""
-        if e.cond is not None or e.func not in ("any", "all", "count") or not isinstance(e.expr, A.BinOp) \
-                or (e.expr.op, e.func) not in (("==", "any"), ("!=", "all"), ("==", "count")):
-            return None
-        slot = self.g.res[id(e)]
-        for attr, other in ((e.expr.left, e.expr.right), (e.expr.right, e.expr.left)):
-            if isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and attr.name in self.g.card_attrs \
-                    and self.g.res.get(id(attr.obj)) == ("slot", slot) and self.is_static(other) \
-                    and not isinstance(other, A.StrLit):
-                table = self.ns.ref(self.layout.card_attrs[attr.name][0], "_t")
-                values = f"map({table}.__getitem__, _tick(st, {self.seq(e.iter, ctx)}))"
-                k = self.expr(other, ctx)
-                return {"any": f"({k} in {values})", "all": f"({k} not in {values})",
-                        "count": f"[*{values}].count({k})"}[e.func]
-        return None
 
     def e_Call(self, e, ctx):
         r = self.g.res[id(e)]
