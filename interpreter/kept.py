@@ -3,7 +3,10 @@
 An invariant that reads nothing but places (and perhaps card variables, and
 the cells and faces of cards) holds still while what it reads stays the
 same (see :mod:`interpreter.compiler.reads`); an invariant over every seat
-is kept seat by seat.  :class:`KeptPlan` tells, after a step, which of them
+is kept seat by seat; one over a row of stacks that reads each stack alone,
+stack by stack; one over a grid that reads each card and its neighbours
+alone, card by card (only the cards a step may have changed it at).
+:class:`KeptPlan` tells, after a step, which of them
 may have changed, at a cost that grows with the places watched, not with
 the invariants: each watched place is compared once, at C speed, with its
 copy from the step before, and only the places that differ (and the cards
@@ -22,6 +25,7 @@ from operator import itemgetter
 from .checks import EVAL_ERRORS, _getter
 from .compiler.slots import slot_list, slot_local, slot_source
 from .compiler.source import Namespace
+from .compiler.grids import NEAR
 from .runtime import MAX_WORK, STACK_SHIFT, RuleError
 
 
@@ -53,9 +57,11 @@ class KeptPlan:
         self.by_stack = {}  # entry -> a function of (state, stack index) for the stacks of its one place
         self.stack_inline = {}  # entry -> (stack slot, seat slot or None, seat, its place, body's source) where it has one
         self.every = []  # (function, its body's source at each seat) of those evaluated at every check
+        self.by_card = {}  # entry -> a function checking the cards of its one grid a step may have changed it at
         variables = []  # for each entry, the indices in V of the variables it reads
-        for (f, _, _), reads, seats, stacked, var in zip(m.invariants, m.invariant_reads, m.invariant_seats,
-                                                         m.invariant_stacks, m.invariant_vars):
+        for (f, _, _), reads, seats, stacked, carded, var in zip(
+                m.invariants, m.invariant_reads, m.invariant_seats, m.invariant_stacks, m.invariant_cards,
+                m.invariant_vars):
             if seats is not None and self.namespace is not None:
                 # a body that reads no more than a few sizes at each seat costs less to
                 # evaluate at every check than to compare what it reads
@@ -72,6 +78,8 @@ class KeptPlan:
                     if stacked is not None:
                         self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
                         self._stack_written(len(entries), stacked, places[0], slot, q)
+                    if carded is not None and len(places) == 1:
+                        self.by_card[len(entries)] = _at_cards(carded[0], carded[1], slot, q)
                     written = _written(body, n, slot, q) if self.namespace is not None else None
                     if written is not None:
                         self.inline[len(entries)] = (slot, q, written)
@@ -82,6 +90,8 @@ class KeptPlan:
                     places = places[:1]  # a shared zone's one instance (see live_instances)
                     self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0])
                     self._stack_written(len(entries), stacked, places[0])
+                if carded is not None and len(places) == 1:  # (a shared grid: its one instance)
+                    self.by_card[len(entries)] = _at_cards(carded[0], carded[1])
                 entries.append((f, places, reads[1], reads[2]))
         self.functions = [e[0] for e in entries]
         self.var_watched = sorted({v for var in variables for v in var})
@@ -101,10 +111,10 @@ class KeptPlan:
         self.any_cell_readers = [i for i, e in enumerate(entries) if e[3] == 2]
         self.place_cell_readers = {}  # watched place -> entries that read its cards' cells and faces
         for i, (_, places, _, cells) in enumerate(entries):
-            if cells == 1:
+            if cells == 1 and i not in self.by_card:  # (those find the cards that changed themselves)
                 for j in places:
                     self.place_cell_readers.setdefault(j, []).append(i)
-        self.cells = bool(self.any_cell_readers or self.place_cell_readers)
+        self.cells = bool(self.any_cell_readers or self.place_cell_readers or self.by_card)
         # _cells_named leaves out a place that changed: its readers of cells and faces are evaluated
         # whole for that change (none is checked stack by stack: reads.stack_split refuses a body
         # that reads a cell or a face, which would miss a card turned over in an unchanged stack)
@@ -195,6 +205,7 @@ def _generate(plan: KeptPlan, entries, variables):
     ns = plan.namespace if plan.namespace is not None else Namespace()
     fail = ns.ref(_fail, "_f")
     functions, by_stack = ns.ref(plan.functions, "_F"), ns.ref(plan.by_stack, "_B")  # read when called
+    by_card = ns.ref(plan.by_card, "_K") if plan.by_card else None
     at = {j: k for k, j in enumerate(plan.watched)}
     vat = {v: k for k, v in enumerate(plan.var_watched)}
     lines = ["def _later(st, kept):", " old = kept.places", " if old is None:",  # a game's first check
@@ -250,7 +261,7 @@ def _generate(plan: KeptPlan, entries, variables):
     lines.append(" try:")
     for i, (_, places, card_vars, cells) in enumerate(entries):
         whole = [f"v{vat[v]}" for v in variables[i]] + (["cc"] if card_vars else []) \
-            + (["cl", "cp", "cf"] if cells == 2 else []) + ([f"{i} in x"] if cells == 1 else [])
+            + (["cl", "cp", "cf"] if cells == 2 else []) + ([f"{i} in x"] if cells == 1 and i not in plan.by_card else [])
         own = [f"c{at[j]}" for j in places]
         name = f"{functions}[{i}]"
         if i in plan.by_stack and len(places) == 1:  # stack by stack, unless it must be evaluated whole
@@ -266,6 +277,11 @@ def _generate(plan: KeptPlan, entries, variables):
             if whole:
                 lines += [f"  if ({' or '.join(whole)}) and not {name}(st):", f"   return {fail}(kept)"]
             rows.setdefault(k, []).append((each, whole))
+        elif i in plan.by_card:  # the cards of its grid that came, left, moved or turned over, and their neighbours
+            k = at[places[0]]
+            lines += [f"  if c{k} or cp or cf{''.join(' or ' + w for w in whole)}:",
+                      f"   if not {by_card}[{i}](st, kept, z{k}, old[{k}], c{k}, cp, cf, {' or '.join(whole) or 'False'}):",
+                      f"    return {fail}(kept)"]
         elif (whole or own) and i in plan.inline:  # the body written out, at its seat
             slot, seat, body = plan.inline[i]
             lines += [f"  if {' or '.join(own + whole)}:", f"   {slot_source(slot)} = {int(seat)}",
@@ -364,3 +380,50 @@ def _at_seat(body, slot, seat):
         slots_of(st)[k] = seat
         return body(st)
     return at_seat
+
+
+def _at_cards(body, slot, seat_slot=None, seat=None):
+    """A check of ``body`` (see :func:`interpreter.compiler.reads.card_split`)
+    at the cards of a grid that a step may have changed its value at: the
+    cards that came, moved or turned over (or whose card variables changed,
+    ``whole``: every card), and every card next to where one of them is or
+    was, or where a card that left was.  Only those: BODY at a card reads
+    nothing but the card and the cards next to it."""
+    slots_of, k = slot_list(slot)
+    if seat_slot is not None:
+        seat_slots_of, seat_k = slot_list(seat_slot)
+
+    def at_cards(st, kept, now, before, changed, cp, cf, whole) -> bool:
+        if not now:
+            return True
+        P = st.P
+        if not whole:
+            had = len(before)
+            if not changed or now[:had] == before:  # the cards there before, then perhaps more
+                still = True  # have they all kept their cells and faces? (cp, cf: some card's changed)
+                if had and (cp or cf):
+                    get = itemgetter(*before)
+                    still = not ((cp and get(P) != get(kept.P)) or (cf and get(st.F) != get(kept.F)))
+                if still and not changed:
+                    return True
+            else:
+                still = False
+            if still:  # cards came, and that is all (as a grid mostly grows)
+                near = {P[c] + d for c in now[had:] for d in NEAR}
+            else:
+                F, oldP, oldF = st.F, kept.P, kept.F
+                was, here = set(before), set(now)
+                came = [c for c in now if c not in was or P[c] != oldP[c] or F[c] != oldF[c]]
+                gone = [c for c in before if c not in here]
+                # (a card that came has an old cell of no meaning here: one more cell looked at)
+                cells = {P[c] for c in came} | {oldP[c] for c in chain(came, gone)}
+                near = {x + d for x in cells for d in NEAR}
+            now = [c for c in now if P[c] in near]
+        if seat_slot is not None:
+            seat_slots_of(st)[seat_k] = seat
+        for c in now:
+            slots_of(st)[k] = c
+            if not body(st):
+                return False
+        return True
+    return at_cards

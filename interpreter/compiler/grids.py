@@ -93,6 +93,11 @@ def open_cells(st, inst) -> list:
     return out
 
 
+# A cell and the cells next to it (what neighbours() looks at, and a
+# card's value under an invariant checked card by card may depend on)
+NEAR = (0, CELL_ROW, -CELL_ROW, 1, -1)
+
+
 def neighbours(st, inst, cell) -> list:
     """The cards of the grid on the (up to four) cells orthogonally next to
     ``cell``, in the grid's order."""

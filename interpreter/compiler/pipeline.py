@@ -15,7 +15,7 @@ from .flow import FlowCompiler
 from .flowgen import install as install_flow
 from .layout import Layout, compile_start
 from .params import resolve_params
-from .reads import nesting, seat_split, stack_split, variables_read, zone_reads
+from .reads import card_split, nesting, seat_split, stack_split, variables_read, zone_reads
 from .tree import all_blocks, walk
 
 
@@ -84,6 +84,10 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         stacked = None if reads is None else stack_split(g, inv.cond) if split is None else \
             stack_split(g, split[0], split[1])
         m.invariant_stacks.append(None if stacked is None else (exprs.fn(stacked[0]), stacked[1]))
+        # ... or card by card, when it is all(BODY for h in a grid) reading h and its neighbours alone
+        carded = None if reads is None or stacked is not None else card_split(g, inv.cond) if split is None else \
+            card_split(g, split[0], split[1])
+        m.invariant_cards.append(None if carded is None else (exprs.fn(carded[0]), carded[1], carded[2]))
         if inv.always:
             m.always_invariants.append(entry)
     for z in g.zones.values():

@@ -96,16 +96,7 @@ def stack_split(g, e, seat_slot=None):
     did not change need not be checked again."""
     if not (isinstance(e, A.CallGen) and e.func == "all" and e.cond is None):
         return None
-    it = e.iter
-    r = g.res.get(id(it))
-    if r is None or r[0] != "zone" or g.zones[r[1]].kind != "stacks":
-        return None
-    per_player = g.zones[r[1]].per_player
-    if isinstance(it, A.Call):
-        if not (per_player and seat_slot is not None and len(it.args) == 1
-                and isinstance(it.args[0], A.Name) and g.res.get(id(it.args[0])) == ("slot", seat_slot)):
-            return None
-    elif per_player:
+    if _own_zone(g, e.iter, "stacks", seat_slot) is None:
         return None
     slot = g.res[id(e)]
     walker = _Reads(g)
@@ -116,6 +107,54 @@ def stack_split(g, e, seat_slot=None):
     if walker.zones or walker.seat_zones or walker.cell_reads():
         return None
     return e.expr, slot
+
+
+def card_split(g, e, seat_slot=None):
+    """For ``all(BODY for h in GRID)`` (no filter) over a grid zone,
+    ``GRID`` being ``z(p)`` with p the seat in ``seat_slot`` or a shared
+    ``z``, whose BODY reads nothing of the state but h's own attributes,
+    card variables and face, and those of the cards next to it, gone
+    through by a generator over ``neighbours(GRID, cell_of(h))``: ``(BODY,
+    h's slot, reads card variables)``, else None.  Such an invariant holds
+    when BODY holds for each card, and BODY at a card depends only on its
+    neighbourhood: after a step, only the cards that came, left, moved or
+    turned over, and the cards next to where they are or were, need be
+    checked again (see :class:`interpreter.kept.KeptPlan`).  A generator
+    gives the same value whatever order it goes through the neighbours in;
+    any other use of ``neighbours`` or ``cell_of`` is refused."""
+    if not (isinstance(e, A.CallGen) and e.func == "all" and e.cond is None):
+        return None
+    grid = _own_zone(g, e.iter, "grid", seat_slot)
+    if grid is None:
+        return None
+    slot = g.res[id(e)]
+    walker = _Near(g, grid, slot, seat_slot)
+    try:
+        walker.expr(e.expr, frozenset({slot} if seat_slot is None else {slot, seat_slot}))
+    except _GiveUp:
+        return None
+    if walker.zones or walker.seat_zones or walker.loose:
+        return None
+    return e.expr, slot, walker.card_vars
+
+
+def _own_zone(g, it, kind, seat_slot):
+    """The zone ``it`` names, if it is of ``kind`` and either ``z(p)``
+    with p the seat in ``seat_slot`` or a shared ``z``; else None."""
+    r = g.res.get(id(it))
+    if r is None or r[0] != "zone" or g.zones[r[1]].kind != kind:
+        return None
+    if isinstance(it, A.Call):
+        if not (g.zones[r[1]].per_player and seat_slot is not None and len(it.args) == 1
+                and _is_slot(g, it.args[0], seat_slot)):
+            return None
+    elif g.zones[r[1]].per_player:
+        return None
+    return r[1]
+
+
+def _is_slot(g, e, slot) -> bool:
+    return isinstance(e, A.Name) and g.res.get(id(e)) == ("slot", slot)
 
 
 def nesting(g, e) -> int:
@@ -247,3 +286,36 @@ class _Reads:
             self.expr(f.body, bound)
         finally:
             self.seat_slots = outer
+
+
+class _Near(_Reads):
+    """The reads of a body at one card ``h`` of a grid (see :func:`card_split`):
+    a generator over ``neighbours(GRID, cell_of(h))`` reads the cards next to
+    h, not the grid; any other reading of a cell gives up, as does a user
+    function (which could read one)."""
+
+    def __init__(self, g, grid, card_slot, seat_slot):
+        super().__init__(g)
+        self.grid, self.card_slot, self.seat_slot = grid, card_slot, seat_slot
+
+    def expr(self, e, bound) -> None:
+        if isinstance(e, A.CallGen) and self.near(e.iter):
+            inner = bound | {self.g.res[id(e)]}
+            self.expr(e.expr, inner)
+            if e.cond is not None:
+                self.expr(e.cond, inner)
+            return
+        if isinstance(e, A.Call) and (e.func in _CELLS or self.g.res.get(id(e), ("",))[0] == "func"):
+            raise _GiveUp
+        super().expr(e, bound)
+
+    def near(self, it) -> bool:
+        """Is ``it`` ``neighbours(GRID, cell_of(h))``?"""
+        g = self.g
+        if not (isinstance(it, A.Call) and it.func == "neighbours" and len(it.args) == 2
+                and g.res.get(id(it), ("",))[0] == "builtin"):
+            return False
+        grid, cell = it.args
+        return (_own_zone(g, grid, "grid", self.seat_slot) == self.grid and isinstance(cell, A.Call)
+                and cell.func == "cell_of" and g.res.get(id(cell), ("",))[0] == "builtin"
+                and len(cell.args) == 1 and _is_slot(g, cell.args[0], self.card_slot))
