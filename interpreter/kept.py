@@ -385,10 +385,11 @@ def _at_seat(body, slot, seat):
 def _at_cards(body, slot, seat_slot=None, seat=None):
     """A check of ``body`` (see :func:`interpreter.compiler.reads.card_split`)
     at the cards of a grid that a step may have changed its value at: the
-    cards that came, moved or turned over (or whose card variables changed,
-    ``whole``: every card), and every card next to where one of them is or
-    was, or where a card that left was.  Only those: BODY at a card reads
-    nothing but the card and the cards next to it."""
+    cards that came, moved, turned over or changed places in the grid's
+    order, and every card next to where one of them is or was, or where a
+    card that left was.  Only those: BODY at a card reads nothing but the
+    card and the cards next to it, in the grid's order.  ``whole`` (some
+    card variable changed, and BODY reads card variables): every card."""
     slots_of, k = slot_list(slot)
     if seat_slot is not None:
         seat_slots_of, seat_k = slot_list(seat_slot)
@@ -415,6 +416,14 @@ def _at_cards(body, slot, seat_slot=None, seat=None):
                 was, here = set(before), set(now)
                 came = [c for c in now if c not in was or P[c] != oldP[c] or F[c] != oldF[c]]
                 gone = [c for c in before if c not in here]
+                # cards that stayed but now come in another order (a card laid again on its own
+                # cell goes last): the neighbours of a card next to them come in another order,
+                # which can change what a generator that stops early (on an error) gives
+                stayed = [c for c in now if c in was]
+                for i, (c, b) in enumerate(zip(stayed, [c for c in before if c in here])):
+                    if c != b:
+                        came += stayed[i:]
+                        break
                 # (a card that came has an old cell of no meaning here: one more cell looked at)
                 cells = {P[c] for c in came} | {oldP[c] for c in chain(came, gone)}
                 near = {x + d for x in cells for d in NEAR}

@@ -153,7 +153,7 @@ class Machine(MachineViews, MachineChecks):
         self.invariant_stacks = []  # for each: None, or checked stack by stack (see reads.stack_split):
         # (the body's function, the stack's slot), the body of the seat split's if there is one
         self.invariant_cards = []  # for each: None, or checked card by card (see reads.card_split):
-        # (the body's function, the card's slot, reads card variables), as invariant_stacks
+        # (the body's function, the card's slot), as invariant_stacks
         self._hold_plans = {}  # player count -> the fuzzer's check of the invariants (Checks.holds_for)
         self._small_keys = {}  # player count -> the fuzzer's small key of a position (Checks.small_key_for)
         self.records = []  # (name, doc, type, V index, per player): the game's record

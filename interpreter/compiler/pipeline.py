@@ -87,7 +87,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         # ... or card by card, when it is all(BODY for h in a grid) reading h and its neighbours alone
         carded = None if reads is None or stacked is not None else card_split(g, inv.cond) if split is None else \
             card_split(g, split[0], split[1])
-        m.invariant_cards.append(None if carded is None else (exprs.fn(carded[0]), carded[1], carded[2]))
+        m.invariant_cards.append(None if carded is None else (exprs.fn(carded[0]), carded[1]))
         if inv.always:
             m.always_invariants.append(entry)
     for z in g.zones.values():

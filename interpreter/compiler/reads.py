@@ -115,13 +115,15 @@ def card_split(g, e, seat_slot=None):
     ``z``, whose BODY reads nothing of the state but h's own attributes,
     card variables and face, and those of the cards next to it, gone
     through by a generator over ``neighbours(GRID, cell_of(h))``: ``(BODY,
-    h's slot, reads card variables)``, else None.  Such an invariant holds
-    when BODY holds for each card, and BODY at a card depends only on its
-    neighbourhood: after a step, only the cards that came, left, moved or
-    turned over, and the cards next to where they are or were, need be
-    checked again (see :class:`interpreter.kept.KeptPlan`).  A generator
-    gives the same value whatever order it goes through the neighbours in;
-    any other use of ``neighbours`` or ``cell_of`` is refused."""
+    h's slot)``, else None.  Such an invariant holds when BODY holds for
+    each card, and BODY at a card depends only on its neighbourhood (the
+    cards next to it, their attributes and faces, and their order in the
+    grid, which decides where a generator that meets an error stops): after
+    a step, only the cards that came, left, moved, turned over or changed
+    places in that order, and the cards next to where they are or were,
+    need be checked again (see :class:`interpreter.kept.KeptPlan`).  Any
+    other use of ``neighbours`` or ``cell_of`` (a list of the neighbours
+    could be indexed, a cell compared) is refused, as is a user function."""
     if not (isinstance(e, A.CallGen) and e.func == "all" and e.cond is None):
         return None
     grid = _own_zone(g, e.iter, "grid", seat_slot)
@@ -135,7 +137,7 @@ def card_split(g, e, seat_slot=None):
         return None
     if walker.zones or walker.seat_zones or walker.loose:
         return None
-    return e.expr, slot, walker.card_vars
+    return e.expr, slot
 
 
 def _own_zone(g, it, kind, seat_slot):
