@@ -32,13 +32,14 @@ from .runtime import MAX_WORK, STACK_SHIFT, RuleError
 class Kept:
     """What a game's kept invariants were last checked against."""
 
-    __slots__ = ("places", "V", "C", "P", "F", "loc", "started")
+    __slots__ = ("places", "V", "C", "P", "F", "loc", "started", "cells")
 
     def __init__(self):
         self.places = None  # copies of the watched places (None: nothing checked yet)
         self.V = None  # the watched variables' values
         self.C = self.P = self.F = self.loc = None
         self.started = False  # has the game had its first check?
+        self.cells = {}  # for a grid checked card by card: (its copy, a getter, its cards' cells, faces)
 
 
 class KeptPlan:
@@ -79,7 +80,7 @@ class KeptPlan:
                         self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
                         self._stack_written(len(entries), stacked, places[0], slot, q)
                     if carded is not None and len(places) == 1:
-                        self.by_card[len(entries)] = _at_cards(carded[0], carded[1], slot, q)
+                        self.by_card[len(entries)] = _at_cards(carded[0], carded[1], len(entries), slot, q)
                     written = _written(body, n, slot, q) if self.namespace is not None else None
                     if written is not None:
                         self.inline[len(entries)] = (slot, q, written)
@@ -91,7 +92,7 @@ class KeptPlan:
                     self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0])
                     self._stack_written(len(entries), stacked, places[0])
                 if carded is not None and len(places) == 1:  # (a shared grid: its one instance)
-                    self.by_card[len(entries)] = _at_cards(carded[0], carded[1])
+                    self.by_card[len(entries)] = _at_cards(carded[0], carded[1], len(entries))
                 entries.append((f, places, reads[1], reads[2]))
         self.functions = [e[0] for e in entries]
         self.var_watched = sorted({v for var in variables for v in var})
@@ -279,9 +280,13 @@ def _generate(plan: KeptPlan, entries, variables):
             rows.setdefault(k, []).append((each, whole))
         elif i in plan.by_card:  # the cards of its grid that came, left, moved or turned over, and their neighbours
             k = at[places[0]]
-            lines += [f"  if c{k} or cp or cf{''.join(' or ' + w for w in whole)}:",
-                      f"   if not {by_card}[{i}](st, kept, z{k}, old[{k}], c{k}, cp, cf, {' or '.join(whole) or 'False'}):",
-                      f"    return {fail}(kept)"]
+            call = f"{by_card}[{i}](st, kept, z{k}, old[{k}], c{k}, cp, cf, {' or '.join(whole) or 'False'})"
+            # a grid of the same cards: their cells and faces, as the last check saw them (see
+            # _at_cards), compared here first: a card laid in another grid changed a cell
+            lines += [f"  if c{k}{''.join(' or ' + w for w in whole)}:", f"   if not {call}:", f"    return {fail}(kept)",
+                      "  elif cp or cf:", f"   s = kept.cells.get({i})",
+                      f"   if (s is None or s[0] is not old[{k}] or (cp and s[1](st.P) != s[2]) or (cf and s[1](st.F) != s[3]))"
+                      f" and not {call}:", f"    return {fail}(kept)"]
         elif (whole or own) and i in plan.inline:  # the body written out, at its seat
             slot, seat, body = plan.inline[i]
             lines += [f"  if {' or '.join(own + whole)}:", f"   {slot_source(slot)} = {int(seat)}",
@@ -382,7 +387,7 @@ def _at_seat(body, slot, seat):
     return at_seat
 
 
-def _at_cards(body, slot, seat_slot=None, seat=None):
+def _at_cards(body, slot, entry, seat_slot=None, seat=None):
     """A check of ``body`` (see :func:`interpreter.compiler.reads.card_split`)
     at the cards of a grid that a step may have changed its value at: the
     cards that came, moved, turned over or changed places in the grid's
@@ -403,8 +408,18 @@ def _at_cards(body, slot, seat_slot=None, seat=None):
             if not changed or now[:had] == before:  # the cards there before, then perhaps more
                 still = True  # have they all kept their cells and faces? (cp, cf: some card's changed)
                 if had and (cp or cf):
-                    get = itemgetter(*before)
-                    still = not ((cp and get(P) != get(kept.P)) or (cf and get(st.F) != get(kept.F)))
+                    if changed:
+                        get = itemgetter(*before)
+                        still = not ((cp and get(P) != get(kept.P)) or (cf and get(st.F) != get(kept.F)))
+                    else:  # (a card laid elsewhere: their cells and faces as last seen, kept while the grid is)
+                        seen = kept.cells.get(entry)
+                        if seen is None or seen[0] is not before:
+                            get = itemgetter(*before)
+                            seen = kept.cells[entry] = (before, get, get(kept.P), get(kept.F))
+                        get = seen[1]
+                        still = not ((cp and get(P) != seen[2]) or (cf and get(st.F) != seen[3]))
+                        if not still:  # (as last seen: kept.P and kept.F, once this check is done)
+                            del kept.cells[entry]
                 if still and not changed:
                     return True
             else:
