@@ -400,6 +400,8 @@ def _at_cards(body, slot, entry, seat_slot=None, seat=None):
         seat_slots_of, seat_k = slot_list(seat_slot)
 
     def at_cards(st, kept, now, before, changed, cp, cf, whole) -> bool:
+        if whole:  # (its cards may have moved too: what was last seen of them is seen again below)
+            kept.cells.pop(entry, None)
         if not now:
             return True
         P = st.P

@@ -75,6 +75,20 @@ action flag(c in yard(me)) "flag {c}":
   set c.mark = 1 - c.mark
 action wait "wait":
   pass
+# steps that do two things at once: a card variable and a move, moves in two grids
+action flagshift(c in yard(me), x in open_cells(yard(me))) "flag {c} and shift it to {x}":
+  set c.mark = 1 - c.mark
+  move c to yard(me) at x
+action flagcover(c in yard(me), d in yard(me)) "flag {d} and cover {c}":
+  set d.mark = 1 - d.mark
+  move c face down to yard(me) at cell_of(c)
+action relay(c in yard(me), x in open_cells(yard(me))) "shift {c} to {x} as the others lay a card":
+  move c to yard(me) at x
+  for p in players:
+    if p != me and not empty(hand(p)) and size(open_cells(yard(p))) > 0:
+      move top(hand(p)) to yard(p) at top(open_cells(yard(p)))
+action swapin(c in yard(me), d in common) "swap {c} with {d}":
+  swap c with d
 
 play:
   move all_cards() to deck
@@ -82,7 +96,7 @@ play:
   repeat 40 times:
     for p in players:
       turn p:
-        choose draw, put, share, shift, hide, cover, bounce, pull, unshare, trade, flag, wait
+        choose draw, put, share, shift, hide, cover, bounce, pull, unshare, trade, flag, wait, flagshift, flagcover, relay, swapin
 
 outcome(p):
   score 0
@@ -238,4 +252,61 @@ def test_a_card_laid_again_on_its_own_cell_has_its_neighbours_checked_again(tmp_
         assert _holds(state, kept) and _really(state)
     state.apply_text("lay One again")
     assert not _really(state)  # division by zero
+    assert not _holds(state, kept)
+
+
+MEMO = """\
+game "Memo"
+players 1
+
+card attributes: number: int
+cards:
+  "One"    1
+  "Two"    2
+  "Three"  3
+
+zone deck: pile, public
+zone yard: grid 3 by 3, public
+zone side: grid 3 by 3, public
+card var mark: int = 0
+
+invariant all(h.mark == 0 or all(n.mark == 0 for n in neighbours(yard, cell_of(h))) for h in yard) "marks"
+
+action put(c in deck, x in open_cells(yard)) "put {c} at {x}":
+  move c to yard at x
+action aside(c in deck, x in open_cells(side)) "aside {c} at {x}":
+  move c to side at x
+action shift(c in yard, x in open_cells(yard)) "shift {c} to {x}":
+  move c to yard at x
+action flagshift(c in yard, x in open_cells(yard)) "flag {c} and shift it to {x}":
+  set c.mark = 1
+  move c to yard at x
+action flag(c in yard) "flag {c}":
+  set c.mark = 1
+
+play:
+  move all_cards() to deck
+  repeat 10 times:
+    turn 0:
+      choose put, aside, shift, flagshift, flag
+
+outcome(p):
+  score 0
+"""
+
+
+def test_what_the_check_kept_of_a_grid_is_seen_again_after_a_card_variable_changed(tmp_path):
+    """A step that changes a card variable has every card checked again; the
+    cells and faces kept of a grid whose cards stayed must not outlive it: Two
+    is shifted away (and flagged) in that step, then back next to One, flagged
+    meanwhile, and the marks are next to each other."""
+    path = tmp_path / "memo.rules"
+    path.write_text(MEMO)
+    state, kept = load(path, check_invariants=True).new_state(0, 1), Kept()
+    for text in ("put One at (0, 0)", "put Two at (1, 0)", "aside Three at (0, 0)",
+                 "flag Two and shift it to (2, 0)", "flag One"):
+        state.apply_text(text)
+        assert _holds(state, kept) and _really(state), text
+    state.apply_text("shift Two to (1, 0)")
+    assert not _really(state)
     assert not _holds(state, kept)
