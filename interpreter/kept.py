@@ -262,7 +262,8 @@ def _generate(plan: KeptPlan, entries, variables):
     lines.append(" try:")
     for i, (_, places, card_vars, cells) in enumerate(entries):
         whole = [f"v{vat[v]}" for v in variables[i]] + (["cc"] if card_vars else []) \
-            + (["cl", "cp", "cf"] if cells == 2 else []) + ([f"{i} in x"] if cells == 1 and i not in plan.by_card else [])
+            + (["cl", "cp", "cf"] if cells == 2 else []) \
+            + ([f"{i} in x"] if cells == 1 and i not in plan.by_card else [])
         own = [f"c{at[j]}" for j in places]
         name = f"{functions}[{i}]"
         if i in plan.by_stack and len(places) == 1:  # stack by stack, unless it must be evaluated whole
@@ -283,10 +284,10 @@ def _generate(plan: KeptPlan, entries, variables):
             call = f"{by_card}[{i}](st, kept, z{k}, old[{k}], c{k}, cp, cf, {' or '.join(whole) or 'False'})"
             # a grid of the same cards: their cells and faces, as the last check saw them (see
             # _at_cards), compared here first: a card laid in another grid changed a cell
+            stale = f"s is None or s[0] is not old[{k}] or (cp and s[1](st.P) != s[2]) or (cf and s[1](st.F) != s[3])"
             lines += [f"  if c{k}{''.join(' or ' + w for w in whole)}:", f"   if not {call}:", f"    return {fail}(kept)",
                       "  elif cp or cf:", f"   s = kept.cells.get({i})",
-                      f"   if (s is None or s[0] is not old[{k}] or (cp and s[1](st.P) != s[2]) or (cf and s[1](st.F) != s[3]))"
-                      f" and not {call}:", f"    return {fail}(kept)"]
+                      f"   if ({stale}) and not {call}:", f"    return {fail}(kept)"]
         elif (whole or own) and i in plan.inline:  # the body written out, at its seat
             slot, seat, body = plan.inline[i]
             lines += [f"  if {' or '.join(own + whole)}:", f"   {slot_source(slot)} = {int(seat)}",
