@@ -101,6 +101,7 @@ class _Fuzzer:
         self.progress = progress
         self.check_cycles = check_cycles
         self.games = {}
+        self.frozen = False  # (gc.freeze: the run is under way, see fuzz)
         first = self.game(())
         lo, hi = first.min_players, first.max_players
         if players in (None, "all"):
@@ -146,6 +147,10 @@ class _Fuzzer:
             g = load(self.path, self.base_params, coverage=True, check_invariants=True, knowledge=False)
         else:
             g = game_with(self.games[()], self.path, {**self.base_params, **dict(varied)})
+            if self.frozen:
+                # what the compile made lives as long as the run: out of the collector's
+                # walks too, as what was loaded before the run is (see fuzz)
+                gc.freeze()
         self.games[varied] = g
         return g
 
@@ -404,6 +409,7 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
     # collector is told to leave it out of its walks until the run ends (gc.freeze), and
     # walks only what the games make, and less often (YOUNG_OBJECTS)
     gc.freeze()
+    fz.frozen = True
     threshold = gc.get_threshold()
     if threshold[0]:  # (0: the caller switched collecting off that way; left so)
         gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
@@ -433,6 +439,7 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
         # caller does next; while what was loaded before the run is still left out of the walk
         gc.collect()
         gc.unfreeze()
+        fz.frozen = False
     report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
                     out_of_time=fz.out_of_time)
     report.settings = [{"players": n, "params": dict(varied), "games": g, "actions": a}
