@@ -49,7 +49,8 @@ import time
 
 from .compiler import ParamError
 from .fuzz_game import _action_texts, _Found, _results, play_game, replay, Staller
-from .fuzz_params import game_with, small_parameters, strategies
+from .fuzz_late import Shared
+from .fuzz_params import small_parameters, strategies
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
 from .fuzz_deal import same_deal
 from .fuzz_seats import SeatLog
@@ -102,6 +103,7 @@ class _Fuzzer:
         self.check_cycles = check_cycles
         self.games = {}
         self.frozen = False  # (gc.freeze: the run is under way, see fuzz)
+        self.shared = None  # the machines the drawn settings play on (.fuzz_late.Shared)
         first = self.game(())
         lo, hi = first.min_players, first.max_players
         if players in (None, "all"):
@@ -146,7 +148,10 @@ class _Fuzzer:
             # who knows which card is not kept: nothing the search checks reads it
             g = load(self.path, self.base_params, coverage=True, check_invariants=True, knowledge=False)
         else:
-            g = game_with(self.games[()], self.path, {**self.base_params, **dict(varied)})
+            # the drawn parameters read from the state: the settings share machines (.fuzz_late)
+            if self.shared is None:
+                self.shared = Shared(self.games[()], self.vary_names)
+            g = self.shared.game(self.path, {**self.base_params, **dict(varied)})
             if self.frozen:
                 # what the compile made lives as long as the run: out of the collector's
                 # walks too, as what was loaded before the run is (see fuzz)

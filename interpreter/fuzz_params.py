@@ -14,9 +14,6 @@ one named with ``fixed`` (or given a value) is never drawn.
 
 from __future__ import annotations
 
-from .compiler import ParamError, compile_game
-from .game import Game
-
 SMALL_RANGE = 21  # a parameter with this many values or fewer is drawn by default
 
 
@@ -103,21 +100,6 @@ def _drawn(game, name, t, st):
     return st.integers(*r)
 
 
-def game_with(base: Game, path: str, params: dict) -> Game | None:
-    """The game compiled with ``params`` (checked once: only compiled again),
-    with the fuzzer's coverage and checks; None for a combination the rules
-    refuse (a parameter out of its range for another's value)."""
-    try:
-        machine = compile_game(base.checked, params, False, coverage=True, check_invariants=True,
-                               knowledge=base.knowledge)
-    except ParamError:
-        return None
-    g = Game(machine, base.checked, path, False, params)
-    g.coverage = True
-    g.check_invariants = True
-    return g
-
-
 def only_under_a_setting(points: dict, defaults: dict) -> list:
     """``points``: {(kind, what, where): {settings tuple: count}}, a settings
     tuple holding the drawn (name, value) pairs.  For each point that ran,
@@ -141,4 +123,4 @@ def _text(v) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
-__all__ = ["SMALL_RANGE", "small_parameters", "strategies", "game_with", "only_under_a_setting"]
+__all__ = ["SMALL_RANGE", "small_parameters", "strategies", "only_under_a_setting"]

@@ -44,6 +44,11 @@ class Game:
             self._machines[num_players] = m
         return m
 
+    def probe_counts(self) -> list:
+        """[(machine, its coverage counts)] for each machine of this game (one
+        per player count played, when a default reads the count)."""
+        return [(m, m.coverage_counts) for m in {id(m): m for m in self._machines.values()}.values()]
+
     @property
     def knowledge(self) -> bool:
         """Does this game keep who knows which card (see :func:`load`)?"""

@@ -179,7 +179,10 @@ class Machine(MachineViews, MachineChecks):
         self.coverage_counts = []
 
     # ------------------------------------------------------------ new states
-    def new_state(self, seed: int = 0, num_players: int | None = None) -> State:
+    def new_state(self, seed: int = 0, num_players: int | None = None, late=()) -> State:
+        """A new game.  ``late``: [(index in st.V, value)] of the parameters this
+        machine reads from the state (see :mod:`.compiler.late`), set before
+        anything else is worked out."""
         lo, hi = self.players
         n = lo if num_players is None else num_players
         if not isinstance(n, int) or not lo <= n <= hi:
@@ -208,6 +211,8 @@ class Machine(MachineViews, MachineChecks):
         st.vis = self.visibility(n)
         st.inplay = ()
         st.V = self.var_defaults(st)
+        for i, v in late:
+            st.V[i] = v
         st.C = self.cvar_defaults(st)
         self.cvar_initial = tuple(st.C)
         inplay = st.inplay = tuple(self.deck(st))

@@ -22,8 +22,8 @@ def coverage_counts(game) -> dict:
     player count played); a trigger's body, laid out at every place it can
     fire, counts as one rule."""
     out = {}
-    for m in {id(m): m for m in game._machines.values()}.values():
-        for (kind, what, span), c in zip(m.coverage_points, m.coverage_counts):
+    for m, counts in game.probe_counts():
+        for (kind, what, span), c in zip(m.coverage_points, counts):
             key = (kind, what, where(span))
             out[key] = out.get(key, 0) + c
     return out

@@ -24,6 +24,8 @@ only those above it:
 - :mod:`.flow`: statements -> the flat code list (jumps, choices, probes).
 - :mod:`.flow_cards`: the statements that move cards, their triggers, and the checks after them.
 - :mod:`.pipeline`: ``compile_game``, the stages in order.
+- :mod:`.late`: a copy of the checked rules that reads some parameters from
+  the state (one compile for the fuzzer's drawn settings).
 """
 
 from __future__ import annotations

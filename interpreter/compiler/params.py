@@ -54,9 +54,11 @@ def resolve_params(g: CheckedGame, overrides: dict, num_players: int | None = No
     return values
 
 
-def params_depend_on_players(g: CheckedGame) -> bool:
-    """Does any parameter's default or range read ``player_count``?"""
-    for p in g.params.values():
+def params_depend_on_players(g: CheckedGame, names=None) -> bool:
+    """Does any parameter's default or range (of those ``names``, if given) read ``player_count``?"""
+    for name, p in g.params.items():
+        if names is not None and name not in names:
+            continue
         for e in (p.default, p.low, p.high):
             if e is None:
                 continue

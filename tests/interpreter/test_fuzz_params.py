@@ -127,31 +127,31 @@ def test_the_command_draws_by_default_and_pins_with_fixed(tmp_path):
     assert bad.exit_code == 2 and "unknown parameter" in bad.output
 
 
-def test_a_game_compiled_for_a_drawn_setting_is_left_out_of_the_collectors_walks(tmp_path, monkeypatch):
-    """Each game compiled for a drawn setting lives as long as the run: it is frozen
+def test_a_game_made_for_a_drawn_setting_is_left_out_of_the_collectors_walks(tmp_path, monkeypatch):
+    """Each game made for a drawn setting (and the machine compiled for it, if any) lives as long as the run: it is frozen
     (gc.freeze) as what was loaded before the run is, so the collections of the run (its
     last, full one most) do not walk it; the run leaves nothing frozen."""
     import gc
 
-    import interpreter.fuzz as fuzz_module
+    from interpreter.fuzz_late import Shared
 
     text = ROUNDS.replace("  move top(spare) to hand(0)\n", "")
     compiled = []
-    game_with = fuzz_module.game_with
+    game = Shared.game
 
     def counting(*args):
-        g = game_with(*args)
+        g = game(*args)
         compiled.append(gc.get_freeze_count())
         return g
 
     seen = []
-    monkeypatch.setattr(fuzz_module, "game_with", counting)
+    monkeypatch.setattr(Shared, "game", counting)
     report = fuzz(write(tmp_path, text), players=2, examples=20, seed=1,
                   progress=lambda games, actions: seen.append((len(compiled), gc.get_freeze_count())))
     assert report.ok and len(compiled) >= 2, (report.findings, compiled)
     frozen = {}
     for n, count in seen:
         frozen.setdefault(n, count)  # the first game after n compiles
-    # after each compile (none before the first), more is frozen than just before it
+    # after each new setting (none before the first), more is frozen than just before it
     assert all(frozen[n] > compiled[n - 1] for n in frozen if n), (frozen, compiled)
     assert gc.get_freeze_count() == 0
