@@ -12,12 +12,14 @@ and after it (a noisy machine moves the pair alike):
              who decides, what never ran), on the same game: its options and
              parameters at their defaults, as simulate plays it (``--draw``:
              drawn as the fuzzer does by default, which plays other, often
-             larger games and compiles the game again per setting)
+             larger games, on a machine that reads the drawn parameters
+             from the state: see interpreter/fuzz_late.py)
 
 With ``--draw`` a third column, ``same``, is simulate's actions per second
 on the settings the fuzzer drew (its report's ``settings``), each weighted
 by the actions the fuzzer played with it, and ``ratio`` is the fuzzer's
-against that: what its checks and its compiles cost on the same games.
+against that: what its checks and its compiles cost on the same games
+(simulate's are games compiled for each setting).
 Each setting is compiled, and one game of it played, before it is timed.
 ``default`` keeps the ratio to simulate at the parameters' defaults.
 

@@ -153,8 +153,8 @@ class _Fuzzer:
                 self.shared = Shared(self.games[()], self.vary_names)
             g = self.shared.game(self.path, {**self.base_params, **dict(varied)})
             if self.frozen:
-                # what the compile made lives as long as the run: out of the collector's
-                # walks too, as what was loaded before the run is (see fuzz)
+                # what was made for it (a compile, for the first setting of its kind) lives as
+                # long as the run: out of the collector's walks too, as what was loaded before it
                 gc.freeze()
         self.games[varied] = g
         return g

@@ -17,60 +17,70 @@ the other's (:meth:`SettingGame.probe_counts` gives its own).
 
 from __future__ import annotations
 
-from .compiler import ParamError, compile_game, params_depend_on_players, resolve_params
+from .compiler import ParamError, compile_machine, params_depend_on_players, resolve_params
 from .compiler.late import late_checked, late_names, late_slots
 from .game import Game
+from .machine import Machine
 
 
 class Shared:
     """The machines shared by the settings of one fuzz run: one per value of
-    the parameters that are not read late."""
+    the parameters that are not read late (and per player count, when one of
+    those has a default that reads it)."""
 
     def __init__(self, base: Game, names):
         self.base = base
         self.late = late_names(base.checked, names)
         self.checked = late_checked(base.checked, self.late) if self.late else base.checked
-        # (parameters whose default reads the player count, when all of them are read late:
-        # one machine for every count)
         early = {n for n in base.checked.params if n not in self.late}
         self.per_players = params_depend_on_players(base.checked, early)
-        self.games = {}  # the values of the parameters not read late -> the shared game
+        self.machines = {}  # (values of the parameters not read late, player count or None) -> machine
 
     def game(self, path: str, params: dict) -> Game | None:
         """The game of one setting (``params``: every value given, drawn or
         not); None for a combination the rules refuse."""
         try:
-            resolve_params(self.base.checked, params)  # (as compile_game checks it)
+            resolve_params(self.base.checked, params)  # (as compiling the game for it checks it)
         except ParamError:
             return None
         fixed = {k: v for k, v in params.items() if k not in self.late}
-        key = tuple(sorted(fixed.items()))
-        shared = self.games.get(key)
-        if shared is None:
-            machine = compile_game(self.checked, fixed, False, coverage=True, check_invariants=True,
-                                   knowledge=self.base.knowledge)
-            shared = Game(machine, self.checked, path, False, fixed)
-            shared.per_players = self.per_players
-            shared.coverage = shared.check_invariants = True
-            self.games[key] = shared
-        return SettingGame(shared, self, path, params)
+        return SettingGame(self, path, params, fixed)
+
+    def machine(self, fixed: dict, num_players) -> Machine:
+        """The machine for the values ``fixed`` of the parameters not read late;
+        compiled with theirs alone (the others' defaults and ranges are not
+        worked out: a setting's own values are, when its game starts)."""
+        n = (self.base.min_players if num_players is None else num_players) if self.per_players else None
+        key = (tuple(sorted(fixed.items())), n)
+        m = self.machines.get(key)
+        if m is None:
+            params = resolve_params(self.checked, fixed, n, late=self.late)  # (a ParamError: not a game at n)
+            m = self.machines[key] = compile_machine(self.checked, params, False, coverage=True,
+                                                     check_invariants=True, knowledge=self.base.knowledge)
+        return m
 
 
 class SettingGame(Game):
     """A game with its parameters set as drawn, played on a shared machine
-    that reads some of them from the state."""
+    that reads some of them from the state.  (Not for :meth:`Game.evaluate`:
+    its machine lays out the variables otherwise.)"""
 
-    def __init__(self, shared: Game, owner: Shared, path: str, params: dict):
-        super().__init__(shared.machine, owner.base.checked, path, False, params)
-        self.shared = shared
+    def __init__(self, owner: Shared, path: str, params: dict, fixed: dict):
+        self.owner = owner
+        self.fixed = fixed
+        super().__init__(owner.machine(fixed, None), owner.base.checked, path, False, params)
         self.names = owner.late
-        self.per_players = shared.per_players
         self.coverage = self.check_invariants = True
         self._late = {}  # player count -> [(index in st.V, value)]
         self._counts = {}  # id(machine) -> (machine, this setting's counts)
 
     def machine_for(self, num_players):
-        return self.shared.machine_for(num_players)
+        lo, hi = self.machine.players
+        if not isinstance(num_players, int) or not lo <= num_players <= hi:
+            return self.machine  # (new_state says what is wrong with the count)
+        m = self.owner.machine(self.fixed, num_players)
+        self._machines[num_players] = m
+        return m
 
     def params_for(self, num_players) -> dict:
         return resolve_params(self.checked, self.overrides, num_players)
@@ -83,6 +93,10 @@ class SettingGame(Game):
         values = self.params_for(num_players)
         return [(name, p.kind, self.checked.types[id(p)], values[name], p.doc)
                 for name, p in self.checked.params.items()]
+
+    def evaluate(self, state, text: str):
+        raise NotImplementedError("a fuzzer setting's game reads some parameters from the state: "
+                                  "evaluate on the game loaded with these parameters")
 
     def new_state(self, seed: int = 0, num_players: int | None = None):
         m = self.machine_for(num_players)
@@ -110,7 +124,7 @@ class SettingGame(Game):
     def probe_counts(self) -> list:
         """[(machine, this setting's counts of its probes)] for each machine it played on."""
         out = []
-        for m in {id(m): m for m in self.shared._machines.values()}.values():
+        for m in {id(m): m for m in self._machines.values()}.values():
             if getattr(m, "counting_for", None) is self:
                 out.append((m, list(m.coverage_counts)))
             elif id(m) in self._counts:

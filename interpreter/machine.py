@@ -177,6 +177,7 @@ class Machine(MachineViews, MachineChecks):
         self.branch_conds = {}  # id(condition function of a JF) -> its AST node (static checks)
         self.coverage_points = []  # (kind, what, span)
         self.coverage_counts = []
+        self.late_indices = ()  # where st.V holds the parameters read from the state (.compiler.late)
 
     # ------------------------------------------------------------ new states
     def new_state(self, seed: int = 0, num_players: int | None = None, late=()) -> State:

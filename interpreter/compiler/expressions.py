@@ -33,7 +33,8 @@ from .slots import slot_source
 from .folds import fold_arithmetic
 from .functions import Functions
 from .inline import index_source, inline_source, sign_source, stacks_source
-from .tree import of_rules, walk
+from .layout import LATE_PREFIX
+from .tree import of_node, of_rules, walk
 
 # operations whose value is worked out when the game is compiled, if they read no state
 _FOLDED = (A.BinOp, A.Neg, A.Not, A.BoolOp, A.IfExpr, A.Call)
@@ -155,13 +156,21 @@ class Expressions(Functions):
             kept[id(e)] = (e, static)
         return static
 
-    def _static(self, e) -> bool:
+    def late_static(self, e) -> bool:
+        """Does ``e`` depend only on literals and parameters, some of them read
+        from the state (see .late)?  What the game compiled for one setting folds."""
+        if self.layout is None or not self.layout.late_indices:
+            return False
+        return of_node(self.g, "late_static", e, lambda: self._static(e, late=True))
+
+    def _static(self, e, late=False) -> bool:
         for x in walk(e):
             if isinstance(x, A.IntLit) and id(x) in self.g.seat_literals:
                 return False
             if isinstance(x, A.Name):
                 r = self.g.res.get(id(x))
-                if r is None or r[0] not in ("param", "member", "zone", "enum_all"):
+                if r is None or r[0] not in ("param", "member", "zone", "enum_all") and not (
+                        late and r[0] == "var" and r[1].startswith(LATE_PREFIX)):
                     return False
             elif isinstance(x, (A.Call, A.CallGen, A.ListComp, A.Attr, A.Index)):
                 if not (isinstance(x, A.Call) and x.func in ("sign", "abs", "min", "max")
@@ -296,6 +305,9 @@ class Expressions(Functions):
             if op in ("==", "!="):
                 return f"(list({self.expr(e.left, ctx)}) {op} list({self.expr(e.right, ctx)}))"
         if op == "*" and not (self.small(e.left) or self.small(e.right)):
+            late = [type(x) in _FOLDED and self.late_static(x) for x in (e.left, e.right)]
+            if any(late):  # a factor the game compiled for a setting folds: small or not, as its value is
+                return f"_mul_late({self.expr(e.left, ctx)}, {self.expr(e.right, ctx)}, {late[0]}, {late[1]})"
             return f"_mul({self.expr(e.left, ctx)}, {self.expr(e.right, ctx)})"  # checked against the bound
         return f"({self.expr(e.left, ctx)} {self._OPS[op]} {self.expr(e.right, ctx)})"
 

@@ -112,7 +112,7 @@ class Functions:
         if reads is None or reads[1] or reads[2] or not reads[0] or of_node(g, "nesting", e, lambda: nesting(g, e)) < 2:
             return None
         zones = {z.index: z for z in g.zones.values()}
-        key = ["st.n"]
+        key = ["st.n"] + [f"st.V[{int(i)}]" for i in self.layout.late_indices]  # (the cards in play: see .late)
         for index in sorted(reads[0]):
             zone = zones[index]
             if zone.kind != "pile":

@@ -58,6 +58,17 @@ def mul(a, b):
     raise RuleError(f"{a} * {b} is beyond the bound on numbers (-10^15 to 10^15)")
 
 
+def mul_late(a, b, small_a, small_b):
+    """``a * b`` as the game compiled for one setting computes it, on a
+    machine that reads the parameters from the state (.late): a product
+    with a factor that setting's compile works out to at most 1000 either
+    way (``small_a``, ``small_b``: such a factor) is not checked against the
+    bound (Expressions.small), any other is."""
+    if (small_a and -1000 <= a <= 1000) or (small_b and -1000 <= b <= 1000):
+        return a * b
+    return mul(a, b)
+
+
 # ------------------------------------------------------------ builtins of the language
 def seat(st, value: int) -> int:
     """A seat written as a number in the rules, checked against this table."""
@@ -480,5 +491,5 @@ GENERATED_NAMES = {
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
     "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
-    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_big": too_big, "_long": too_long, "_at": at, "_own_cvars": own_card_vars, "_own_cells": own_cells, "_Errors": EVAL_ERRORS + (RuleError,),
+    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_mul_late": mul_late, "_big": too_big, "_long": too_long, "_at": at, "_own_cvars": own_card_vars, "_own_cells": own_cells, "_Errors": EVAL_ERRORS + (RuleError,),
 }

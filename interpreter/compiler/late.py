@@ -17,7 +17,13 @@ does: the same legal actions, in the same order, with the same cards.
 A parameter can be read late only where the compiler would otherwise need
 its value before any state exists (:func:`late_names` leaves those out):
 a zone's capacity, a variable's initial value, another parameter's
-default or range.
+default or range.  What the compiler keeps from game to game by the
+player count alone (a choice's listings, a flow condition's values: the
+cards in play follow from the count) it keeps by the late parameters too
+(``Layout.late_indices``); and a product it writes unchecked when a
+factor folds to at most 1000 it decides by that factor's value
+(``_mul_late``).  The variables are internal: an observation of such a
+machine's state shows them (the fuzzer observes none).
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ import attrs
 from rulelang import ast as A
 from rulelang.checker import CheckedGame
 
+from .layout import LATE_PREFIX
 from .tree import walk
 
-PREFIX = "param "  # the late variable of parameter x is "param x" (no rules file can name it: it has a space)
+PREFIX = LATE_PREFIX  # the late variable of parameter x is "param x" (no rules file can name it: it has a space)
 
 
 def late_names(g: CheckedGame, names) -> list:
@@ -58,7 +65,11 @@ def late_checked(g: CheckedGame, names) -> CheckedGame:
     variables = {}
     for n in names:
         p = g.params[n]
-        v = A.Var("var", PREFIX + n, p.type, p.default, internal=True, span=p.span)
+        # (its initial value, written over by the setting's before anything reads it: a
+        # literal, which cannot fail as the parameter's default might at some player count)
+        t = g.types[id(p)]
+        start = A.BoolLit(False, span=p.span) if t == "bool" else A.IntLit(0, span=p.span)
+        v = A.Var("var", PREFIX + n, p.type, start, internal=True, span=p.span)
         types[id(v)] = g.types[id(p)]
         variables[v.name] = v
     late = set(names)

@@ -19,6 +19,11 @@ from .purity import is_scalar
 from .slots import slot_list
 
 
+# The variable that holds a parameter read from the state (see .late) is named
+# "param NAME": a name no rules file can declare (it has a space).
+LATE_PREFIX = "param "
+
+
 class Layout:
     """Indices of cards, zones and variables in a state (``st.Z``, ``st.V``, ``st.C``)."""
 
@@ -41,6 +46,9 @@ class Layout:
         self.card_attrs = {aname: (tuple(c[1][i] for c in g.cards), t) for aname, (i, t) in g.card_attrs.items()}
         # variables: st.V holds the game variables, then each player variable for every seat
         self.var_index = {name: i for i, name in enumerate(g.vars)}
+        # the parameters read from the state (.late), constant all game: a cache that a
+        # game without them keeps by the player count alone keeps by them too
+        self.late_indices = tuple(i for name, i in self.var_index.items() if name.startswith(LATE_PREFIX))
         self.pvar_base = {name: len(g.vars) + k * self.stride for k, name in enumerate(g.player_vars)}
         # after them, the winners named by "end game with winners" (None: the outcome decides)
         self.winners_index = len(g.vars) + len(g.player_vars) * self.stride
@@ -75,6 +83,7 @@ class Layout:
             raise RuleError("the rules declare no pile zone for the cards to start in", NO_SPAN)
         m.start_zone = piles[0].base
         m.winners_index = self.winners_index
+        m.late_indices = self.late_indices
         m.turns_base = self.turns_base
         for name, v in g.vars.items():
             m.var_names.append((name, g.types[id(v)], self.var_index[name]))

@@ -21,10 +21,13 @@ class ParamError(Exception):
     """A bad ``--set NAME=VALUE`` or keyword parameter."""
 
 
-def resolve_params(g: CheckedGame, overrides: dict, num_players: int | None = None) -> dict:
+def resolve_params(g: CheckedGame, overrides: dict, num_players: int | None = None, late=()) -> dict:
     """Parameter values, in declaration order: an override (checked against
     type and range) or else the default, which may read earlier parameters
-    and ``player_count`` (the smallest allowed count when none is given)."""
+    and ``player_count`` (the smallest allowed count when none is given).
+    The parameters named in ``late`` are left out (read from the state, by
+    a machine compiled from :func:`.late.late_checked`: no other parameter
+    reads them)."""
     for name in overrides:
         if name not in g.params:
             from rulelang.diagnostics import did_you_mean
@@ -40,6 +43,8 @@ def resolve_params(g: CheckedGame, overrides: dict, num_players: int | None = No
         return f.const if is_const(f) else guarded(f, what, e.span)(fake)
 
     for name, p in g.params.items():
+        if name in late:
+            continue
         t = g.types[id(p)]
         if name in overrides:
             v = _coerce(name, t, overrides[name])

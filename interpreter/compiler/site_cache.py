@@ -32,8 +32,9 @@ def key_parts(m, reads) -> list:
     var_index = {name: i for name, _, i in m.var_names}
     pvar_base = {name: base for name, _, base in m.pvar_names}
     # the player count first: one machine serves every count its parameters allow
-    # (the seats, the cards in play and who sees what follow from it)
-    parts = ["st.n"] + (["st.me"] if reads.me else [])
+    # (the seats, the cards in play and who sees what follow from it, and from the
+    # parameters read from the state, if any: see .late)
+    parts = ["st.n"] + [f"V[{int(i)}]" for i in m.late_indices] + (["st.me"] if reads.me else [])
     parts += [f"V[{int(var_index[name])}]" for name in sorted(reads.variables)]
     for name, whose in sorted(reads.player_vars):
         base = int(pvar_base[name])

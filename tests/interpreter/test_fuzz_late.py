@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.compiler.late import late_names
+from interpreter.compiler import ParamError
+from interpreter.compiler.late import late_checked, late_names
 from interpreter.fuzz_late import Shared
 from interpreter.fuzz_params import _few, small_parameters
 from interpreter.game import load
@@ -50,6 +51,10 @@ def same_play(a, b, players, seed):
             sa.apply(i)
             sb.apply(i)
             continue
+        error = _raised(sa.legal_actions)
+        assert _raised(sb.legal_actions) == error, steps
+        if error is not None:  # (a fault of the rules, met while listing: the same one)
+            return steps
         legal = sa.legal_actions()
         assert sb.legal_actions() == legal, steps
         i = r.randrange(len(legal))
@@ -87,7 +92,7 @@ def test_each_setting_plays_as_the_game_compiled_for_it(name):
             played += same_play(compiled, game, players, seed=17 * k + players)
     assert played > 200
     # one machine for the settings that differ only in what is read late
-    assert len(shared.games) <= 1 + (len(names) - len(shared.late)) * 4
+    assert len({fixed for fixed, _ in shared.machines}) <= 1 + (len(names) - len(shared.late)) * 4
 
 
 def test_the_four_games_read_their_drawn_parameters_late_but_a_zones_capacity():
@@ -165,7 +170,8 @@ def test_settings_share_a_machine_per_value_of_what_stays_folded(late_rules):
         for players in (2, 3):  # wide's default is read at each count
             for seed in range(4):
                 same_play(compiled, game, players, seed)
-    assert len(shared.games) == 4  # {}, rounds 2, room 1, start 0 (whatever bonus, twice and wide)
+    # {}, rounds 2, room 1, start 0 (whatever bonus, twice and wide)
+    assert len({fixed for fixed, _ in shared.machines}) == 4
     # a combination the rules refuse is no game, as when compiled for it
     assert shared.game(str(late_rules), {"rounds": 12}) is None
     # nothing drawn that can be read late: a compile per setting, as before
@@ -174,7 +180,7 @@ def test_settings_share_a_machine_per_value_of_what_stays_folded(late_rules):
     for setting in ({"room": 1}, {"start": 0, "room": 1}, {}):
         compiled = load(late_rules, setting, coverage=True, check_invariants=True, knowledge=False)
         same_play(compiled, folded.game(str(late_rules), setting), 2, 1)
-    assert len(folded.games) == 3
+    assert len(folded.machines) == 3  # (wide's default reads the player count: a machine per count, 2 here)
 
 
 def test_each_setting_counts_what_ran_for_itself(late_rules):
@@ -186,7 +192,7 @@ def test_each_setting_counts_what_ran_for_itself(late_rules):
     games = {k: shared.game(str(late_rules), s) for k, s in (("on", on), ("off", off))}
     alone = {k: load(late_rules, s, coverage=True, check_invariants=True, knowledge=False)
              for k, s in (("on", on), ("off", off))}
-    assert len(shared.games) == 1
+    assert len(shared.machines) == 1
     for seed in range(6):
         for k in ("on", "off", "off", "on"):
             same_play(alone[k], games[k], 2 + seed % 2, seed)
@@ -196,3 +202,160 @@ def test_each_setting_counts_what_ran_for_itself(late_rules):
     bonus = [key for key in coverage_counts(games["on"]) if key[1] == "if branch taken"]
     assert bonus and all(coverage_counts(games["off"])[key] == 0 for key in bonus)
     assert all(coverage_counts(games["on"])[key] > 0 for key in bonus)
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / f"{name}.rules"
+    p.write_text(text)
+    return p
+
+
+def compare(path, names, plays, counts=(2,), seeds=range(4)):
+    """Each setting of ``plays`` on its own compile and on the shared machine, side by side."""
+    base = load(path, coverage=True, check_invariants=True, knowledge=False)
+    shared = Shared(base, names)
+    for setting in plays:
+        compiled = load(path, setting, coverage=True, check_invariants=True, knowledge=False)
+        game = shared.game(str(path), setting)
+        for players in counts:
+            for seed in seeds:
+                same_play(compiled, game, players, seed)
+    return shared
+
+
+HEADER = """game "Probe"
+players 2..3
+card attributes: n: int
+cards:
+  "A" 1
+  "B" 2
+  "C" 3
+  "D" 4
+zone pile: pile, public
+"""
+
+
+def test_listings_and_kept_conditions_follow_a_deck_that_reads_a_parameter(tmp_path):
+    """The cards in play follow from the player count and, on a shared machine, the
+    parameters it reads: a choice's listings kept by what its searches read
+    (site_cache), and a flow condition's values kept by the piles it reads
+    (kept_condition), are kept by those too (the review's case: all_cards() listed
+    the cards of the first setting played)."""
+    deck = write(tmp_path, "deck", HEADER.replace("zone pile", """option extra: bool = false "two more cards"
+param lvl: int in 1..4 = 4 "the highest card in play"
+deck:
+  cards where card.n <= 2 and card.n <= lvl
+  cards where card.n > 2 and card.n <= lvl if extra
+zone pile""") + """zone probe: pile, public
+var named: int = 0
+var hits: int = 0
+action name(c in all_cards()) "name {c}":
+  set named = c.n
+play:
+  move "A" to probe
+  repeat 2 times:
+    for p in players:
+      turn p:
+        choose name
+      if any(count(d.n > c.n for d in all_cards()) >= 2 for c in probe):
+        set hits += 1
+outcome(p):
+  score named + 10 * hits
+""")
+    shared = compare(deck, ["extra", "lvl"], [{}, {"extra": True}, {"extra": True, "lvl": 3}, {"lvl": 1},
+                                              {"extra": True}, {}], counts=(2, 3))
+    assert len(shared.machines) == 1
+
+
+def test_what_a_late_parameters_default_would_refuse_or_fail_on_is_not_worked_out(tmp_path):
+    """A shared machine is compiled with the folded parameters' values alone: a late
+    one's default, out of its range or failing for another setting's values or at
+    another player count, stops no game of a setting that gives its own value; a
+    setting's own values are checked when its game starts, at its player count."""
+    reads = write(tmp_path, "reads", HEADER + """param a: int in 1..5 = 1 "read by b's default: folded"
+param b: int in 1..5 = a + 1 "late"
+param d: int in 0..9 = 6 / (3 - player_count) "late: its default fails at 3 players"
+param w: int in 1..3 = player_count + 1 "late: its default is out of range at 3 players"
+param room: int in 1..9 = player_count - 1 "a capacity: folded, a machine per count"
+zone table: pile, public, capacity room
+var ticks: int = 0
+action tick "tick":
+  set ticks += b + d + w
+action lay(c in pile) "lay {c}":
+  move c to table
+play:
+  repeat 3 times:
+    for p in players:
+      turn p:
+        choose tick, lay
+outcome(p):
+  score ticks + size(table)
+""")
+    plays = [{"a": 5, "b": 1, "d": 1, "w": 1}, {"d": 2, "w": 2}, {"d": 0, "w": 3, "room": 2}, {"a": 2, "d": 1, "w": 1}]
+    shared = compare(reads, ["a", "b", "d", "w", "room"], plays, counts=(2, 3))
+    assert shared.late == ["b", "d", "w"] and shared.per_players
+    # a setting that gives no value of its own to w: at 3 players its default is out of
+    # range, and the game is refused there as the game compiled for it is
+    base = load(reads, knowledge=False)
+    game = Shared(base, ["b", "d", "w"]).game(str(reads), {"d": 1})
+    game.new_state(0, 2)
+    with pytest.raises(ParamError, match="must be in 1..3, not 4"):
+        game.new_state(0, 3)
+    with pytest.raises(ParamError, match="must be in 1..3, not 4"):
+        load(reads, {"d": 1}).new_state(0, 3)
+
+
+def test_a_parameter_read_by_a_player_or_card_variables_initial_value_stays_folded(tmp_path):
+    rules = write(tmp_path, "initial", HEADER + """param s: int in 0..9 = 1 "a player variable's initial value"
+param c: int in 0..9 = 2 "a card variable's initial value"
+param v: int in 0..9 = 3 "a variable's initial value"
+param free: int in 0..9 = 4 "read during play only"
+option on: bool = false "read during play only"
+player var score: int = s
+card var worth: int = c
+var total: int = v
+action tick "tick":
+  set total += free
+play:
+  turn 0:
+    choose tick
+outcome(p):
+  score score(p) + total
+""")
+    base = load(rules, knowledge=False)
+    assert late_names(base.checked, ["s", "c", "v", "free", "on"]) == ["free", "on"]
+    late = late_checked(base.checked, ["free", "on"])
+    assert late.derived is not base.checked.derived  # (its facts are its own: free reads the state)
+    assert list(late.vars)[:2] == ["param free", "param on"] and late.res != base.checked.res
+    compare(rules, ["s", "c", "v", "free", "on"], [{"free": 0, "s": 2}, {"on": True, "free": 9}, {"c": 0}])
+
+
+def test_a_settings_game_refuses_to_evaluate_expressions(late_rules):
+    base = load(late_rules, knowledge=False)
+    game = Shared(base, ["bonus"]).game(str(late_rules), {"bonus": True})
+    with pytest.raises(NotImplementedError, match="reads some parameters from the state"):
+        game.evaluate(game.new_state(0, 2), "ticks")
+
+
+def test_a_product_is_checked_against_the_bound_as_the_game_compiled_for_the_setting_checks_it(tmp_path):
+    """A product is checked against the bound on numbers (10^15) unless a factor is at
+    most 1000 either way, whatever the state; the game compiled for a setting works a
+    factor of parameters out first (k + 1 is 2), so the shared machine decides by the
+    factor's value too, not by its reading the state."""
+    rules = write(tmp_path, "mul", HEADER + """param k: int in 0..3000 = 1 "a factor"
+option on: bool = false "another"
+var big: int = 0
+action grow "grow":
+  set big = 999999999999 * 1000
+action test "test":
+  require big * (k + 1) > 0 and (if on then 2000 else 2) * big > 0 and big * k >= 0
+  set big = 0
+play:
+  repeat 4 times:
+    turn 0:
+      choose grow, test
+outcome(p):
+  score 0
+""")
+    compare(rules, ["k", "on"], [{"k": 1}, {"k": 2000}, {"on": True}, {"k": 999}, {"k": 0, "on": True}],
+            seeds=range(8))
