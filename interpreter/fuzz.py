@@ -49,7 +49,7 @@ import time
 
 from .compiler import ParamError
 from .fuzz_game import _action_texts, _Found, _results, play_game, replay, Staller
-from .fuzz_late import Shared
+from .fuzz_late import SettingGame, Shared
 from .fuzz_params import small_parameters, strategies
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
 from .fuzz_deal import same_deal
@@ -299,30 +299,40 @@ class _Fuzzer:
                 last["found"] = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
                 raise last["found"]
 
-    def minimise(self, inputs, found, skip, budget_s=5.0):
+    def attempt(self, game, players, seed, cs, kind, skip):
+        """The finding of this kind that playing the choices ``cs`` meets, or None."""
+        def choose(step, n):
+            return cs[step] % n if step < len(cs) else 0
+        played = []  # the actions this attempt played, checked as the search's are: counted with them
+        try:
+            play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles,
+                      chosen=played)
+        except _Found as f:
+            if f.kind == kind:
+                return f
+        except Exception:  # noqa: BLE001 - a different problem: not this finding
+            return None
+        finally:
+            self.played_actions += len(played)
+        return None
+
+    def minimise(self, inputs, found, skip, budget_s=5.0, confirm=False):
         """Greedily shorten the action trace while the same kind of finding
-        still occurs: try each step as the first legal action, and drop steps."""
+        still occurs: try each step as the first legal action, and drop steps.
+        ``confirm``: None if the trace as it is does not meet it (on another
+        machine than the search's)."""
         game, players, params, seed, choices = inputs
         kind = found.kind
 
         def attempt(cs):
-            def choose(step, n):
-                return cs[step] % n if step < len(cs) else 0
-            played = []  # the actions this attempt played, checked as the search's are: counted with them
-            try:
-                play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles,
-                          chosen=played)
-            except _Found as f:
-                if f.kind == kind:
-                    return f
-            except Exception:  # noqa: BLE001 - a different problem: not this finding
-                return None
-            finally:
-                self.played_actions += len(played)
-            return None
+            return self.attempt(game, players, seed, cs, kind, skip)
 
         best = list(choices)
-        best_found = attempt(best) or found
+        best_found = attempt(best)
+        if best_found is None:
+            if confirm:
+                return None
+            best_found = found
         if kind in ("endless", "nondeterminism", "crash"):
             return best, best_found
         deadline = time.perf_counter() + budget_s
@@ -345,8 +355,20 @@ class _Fuzzer:
                             break
         return best, best_found
 
-    def finding(self, inputs, found, skip) -> Finding:
-        choices, found = self.minimise(inputs, found, skip)
+    def finding(self, inputs, found, skip) -> Finding | None:
+        """The finding, shrunk and written out; None when it was met on a machine
+        shared by settings (.fuzz_late) and the game compiled for its setting does
+        not meet it on the same choices (a product past the bound, say, that the
+        compile leaves unchecked): that setting then plays its own compile."""
+        game, players, params, seed, choices = inputs
+        setting = game if isinstance(game, SettingGame) else None
+        if setting is not None:  # shrunk and written out on the game as a user loads it
+            inputs = (setting.compiled(), players, params, seed, choices)
+        shrunk = self.minimise(inputs, found, skip, confirm=setting is not None)
+        if shrunk is None:
+            setting.play_compiled()
+            return None
+        choices, found = shrunk
         game, players, params, seed, _ = inputs
         texts = _texts(game, players, seed, choices, self.max_actions, skip, self.check_cycles)
         return Finding(found.kind, found.message, players, params, seed, texts, found.where, found.loop_from)
@@ -427,7 +449,10 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
             if result is None:
                 break
             inputs, found = result
-            findings.append(fz.finding(inputs, found, frozenset(skip)))
+            finding = fz.finding(inputs, found, frozenset(skip))
+            if finding is None:  # not a finding of the game compiled for its setting: search again
+                continue
+            findings.append(finding)
             skip.add(found.kind)
             if found.kind == "cycle":
                 skip.add("endless")  # a position that can repeat already says the game need not end

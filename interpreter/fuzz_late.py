@@ -17,7 +17,7 @@ the other's (:meth:`SettingGame.probe_counts` gives its own).
 
 from __future__ import annotations
 
-from .compiler import ParamError, compile_machine, params_depend_on_players, resolve_params
+from .compiler import ParamError, compile_game, compile_machine, params_depend_on_players, resolve_params
 from .compiler.late import late_checked, late_names, late_slots
 from .game import Game
 from .machine import Machine
@@ -35,6 +35,7 @@ class Shared:
         early = {n for n in base.checked.params if n not in self.late}
         self.per_players = params_depend_on_players(base.checked, early)
         self.machines = {}  # (values of the parameters not read late, player count or None) -> machine
+        self.disagreed = False  # a finding on a shared machine that a setting's own compile did not meet
 
     def game(self, path: str, params: dict) -> Game | None:
         """The game of one setting (``params``: every value given, drawn or
@@ -73,8 +74,31 @@ class SettingGame(Game):
         self.coverage = self.check_invariants = True
         self._late = {}  # player count -> [(index in st.V, value)]
         self._counts = {}  # id(machine) -> (machine, this setting's counts)
+        self._compiled = None  # the game compiled for this setting (see compiled)
+
+    def compiled(self) -> Game:
+        """The game compiled for this setting, as a user loads it (once): a
+        finding met on the shared machine is shrunk and written out on it."""
+        if self._compiled is None:
+            base = self.owner.base
+            m = compile_game(self.checked, self.overrides, False, coverage=True, check_invariants=True,
+                             knowledge=base.knowledge)
+            g = self._compiled = Game(m, self.checked, self.path, False, self.overrides)
+            g.coverage = g.check_invariants = True
+        return self._compiled
+
+    def play_compiled(self) -> None:
+        """Play every setting's games on its own compile from now on (as
+        before machines were shared): a finding met on the shared machine was
+        not met on this setting's (where the two can differ: which rule error
+        a game meets first, when the compile works out more of a condition
+        than the rules say, as a table of card pairs, or leaves a product past
+        the bound on numbers unchecked because a factor folds small)."""
+        self.owner.disagreed = True
 
     def machine_for(self, num_players):
+        if self.owner.disagreed:
+            return self.compiled().machine_for(num_players)
         lo, hi = self.machine.players
         if not isinstance(num_players, int) or not lo <= num_players <= hi:
             return self.machine  # (new_state says what is wrong with the count)
@@ -99,6 +123,8 @@ class SettingGame(Game):
                                   "evaluate on the game loaded with these parameters")
 
     def new_state(self, seed: int = 0, num_players: int | None = None):
+        if self.owner.disagreed:
+            return self.compiled().new_state(seed, num_players)
         m = self.machine_for(num_players)
         n = m.players[0] if num_players is None else num_players
         late = self._late.get(n)
@@ -129,7 +155,7 @@ class SettingGame(Game):
                 out.append((m, list(m.coverage_counts)))
             elif id(m) in self._counts:
                 out.append(self._counts[id(m)])
-        return out
+        return out + (self._compiled.probe_counts() if self._compiled is not None else [])
 
 
 __all__ = ["Shared", "SettingGame"]

@@ -24,6 +24,16 @@ cards in play follow from the count) it keeps by the late parameters too
 factor folds to at most 1000 it decides by that factor's value
 (``_mul_late``).  The variables are internal: an observation of such a
 machine's state shows them (the fuzzer observes none).
+
+What can still differ is which rule error a game meets first, where a
+compile works out more than the rules say with the value at hand: a
+table of card pairs made of a condition (which evaluates all of it, for
+every card), a product left unchecked because a factor folds small
+through a function, a memo filled at once.  The values, the legal
+actions and the cards never differ.  So the fuzzer shrinks and writes out
+a finding on the game compiled for its setting, and when that game does
+not meet it, plays every setting on its own compile from then on
+(``interpreter/fuzz_late.py``).
 """
 
 from __future__ import annotations

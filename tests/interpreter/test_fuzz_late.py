@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.compiler import ParamError
+from interpreter.runtime import RuleError
 from interpreter.compiler.late import late_checked, late_names
 from interpreter.fuzz_late import Shared
 from interpreter.fuzz_params import _few, small_parameters
@@ -242,7 +243,7 @@ def test_listings_and_kept_conditions_follow_a_deck_that_reads_a_parameter(tmp_p
     (kept_condition), are kept by those too (the review's case: all_cards() listed
     the cards of the first setting played)."""
     deck = write(tmp_path, "deck", HEADER.replace("zone pile", """option extra: bool = false "two more cards"
-param lvl: int in 1..4 = 4 "the highest card in play"
+param lvl: int in 1..4 = if player_count == 2 then 4 else 3 "the highest card in play"
 deck:
   cards where card.n <= 2 and card.n <= lvl
   cards where card.n > 2 and card.n <= lvl if extra
@@ -264,7 +265,7 @@ outcome(p):
 """)
     shared = compare(deck, ["extra", "lvl"], [{}, {"extra": True}, {"extra": True, "lvl": 3}, {"lvl": 1},
                                               {"extra": True}, {}], counts=(2, 3))
-    assert len(shared.machines) == 1
+    assert len(shared.machines) == 1  # (lvl's default reads the player count: read from the state, at each)
 
 
 def test_what_a_late_parameters_default_would_refuse_or_fail_on_is_not_worked_out(tmp_path):
@@ -303,6 +304,15 @@ outcome(p):
         game.new_state(0, 3)
     with pytest.raises(ParamError, match="must be in 1..3, not 4"):
         load(reads, {"d": 1}).new_state(0, 3)
+    # each count's machine counts for the setting: the same coverage as its own compile's
+    setting = {"d": 2, "w": 2}
+    game = Shared(load(reads, coverage=True, check_invariants=True, knowledge=False), ["b", "d", "w", "room"]) \
+        .game(str(reads), setting)
+    compiled = load(reads, setting, coverage=True, check_invariants=True, knowledge=False)
+    for players in (2, 3, 3, 2):
+        same_play(compiled, game, players, players)
+    assert {k: c for k, c in coverage_counts(game).items() if c} == \
+        {k: c for k, c in coverage_counts(compiled).items() if c}
 
 
 def test_a_parameter_read_by_a_player_or_card_variables_initial_value_stays_folded(tmp_path):
@@ -311,6 +321,8 @@ param c: int in 0..9 = 2 "a card variable's initial value"
 param v: int in 0..9 = 3 "a variable's initial value"
 param free: int in 0..9 = 4 "read during play only"
 option on: bool = false "read during play only"
+param lo: int in 0..3 = 1 "read by hi's range"
+param hi: int in lo..9 = 5 "its range reads lo"
 player var score: int = s
 card var worth: int = c
 var total: int = v
@@ -323,7 +335,7 @@ outcome(p):
   score score(p) + total
 """)
     base = load(rules, knowledge=False)
-    assert late_names(base.checked, ["s", "c", "v", "free", "on"]) == ["free", "on"]
+    assert late_names(base.checked, ["s", "c", "v", "free", "on", "lo", "hi"]) == ["free", "on", "hi"]
     late = late_checked(base.checked, ["free", "on"])
     assert late.derived is not base.checked.derived  # (its facts are its own: free reads the state)
     assert list(late.vars)[:2] == ["param free", "param on"] and late.res != base.checked.res
@@ -341,21 +353,70 @@ def test_a_product_is_checked_against_the_bound_as_the_game_compiled_for_the_set
     """A product is checked against the bound on numbers (10^15) unless a factor is at
     most 1000 either way, whatever the state; the game compiled for a setting works a
     factor of parameters out first (k + 1 is 2), so the shared machine decides by the
-    factor's value too, not by its reading the state."""
-    rules = write(tmp_path, "mul", HEADER + """param k: int in 0..3000 = 1 "a factor"
+    factor's value too, not by its reading the state.  Each product alone in a game,
+    at the values either side of 1000 and -1000."""
+    products = ["big * (k + 1)", "(k + 1) * big", "(j + 0) * big", "big * (j - 0)", "(ticks + 1) * big",
+                "max(k, 1) * big", "big * abs(j - 1)", "(if on then 2000 else 2) * big", "big * k"]
+    plays = [{"k": 1}, {"k": 2000}, {"on": True}, {"k": 999}, {"k": 1000}, {"j": -1000}, {"j": -1001},
+             {"j": -999, "k": 999}, {"k": 0, "on": True}]
+    for i, product in enumerate(products):
+        rules = write(tmp_path, f"mul{i}", HEADER + f"""param k: int in 0..3000 = 1 "a factor"
+param j: int in -3000..0 = -1 "a negative factor"
 option on: bool = false "another"
 var big: int = 0
+var ticks: int = 5
 action grow "grow":
   set big = 999999999999 * 1000
 action test "test":
-  require big * (k + 1) > 0 and (if on then 2000 else 2) * big > 0 and big * k >= 0
+  require {product} != 0
   set big = 0
 play:
-  repeat 4 times:
+  turn 0:
+    choose grow
+  turn 0:
+    choose test, grow
+outcome(p):
+  score 0
+""")
+        compare(rules, ["k", "on", "j"], plays, seeds=range(2))
+
+
+def test_a_finding_is_shrunk_and_written_out_on_the_game_compiled_for_its_setting(tmp_path):
+    """Where the shared machine and a setting's compile can still differ (which rule
+    error comes first: here a product whose factor, through a function, the compile
+    folds small and leaves unchecked), a finding met on the shared machine is
+    played again on the setting's own compile: not met there, it is no finding, and
+    every setting plays its own compile from then on."""
+    from interpreter.fuzz import fuzz
+
+    rules = write(tmp_path, "fold", HEADER + """param k: int in 0..3 = 1 "a factor, through a function"
+var big: int = 0
+function f() = k + 1
+action grow "grow":
+  set big = 999999999999 * 1000
+action test "test":
+  require big * f() > 0
+play:
+  repeat 2 times:
     turn 0:
       choose grow, test
 outcome(p):
   score 0
 """)
-    compare(rules, ["k", "on"], [{"k": 1}, {"k": 2000}, {"on": True}, {"k": 999}, {"k": 0, "on": True}],
-            seeds=range(8))
+    base = load(rules, coverage=True, check_invariants=True, knowledge=False)
+    shared = Shared(base, ["k"])
+    game = shared.game(str(rules), {"k": 2})
+    state = game.new_state(0, 2)
+    state.apply_text("grow")
+    with pytest.raises(RuleError, match="beyond the bound"):  # the shared machine checks the product
+        state.legal_actions()
+    compiled = game.compiled()
+    state = compiled.new_state(0, 2)
+    state.apply_text("grow")
+    assert [state.action_text(a) for a in state.legal_actions()] == ["grow", "test"]
+    game.play_compiled()
+    assert shared.disagreed and game.new_state(0, 2).m is compiled.machine
+    assert shared.game(str(rules), {"k": 3}).new_state(0, 2).m is not compiled.machine  # (its own)
+    report = fuzz(rules, players=2, examples=60, seed=1, kinds=("rule_error",))
+    assert report.findings == [], report.findings
+    assert any(s["params"] for s in report.settings)
