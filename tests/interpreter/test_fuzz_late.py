@@ -107,14 +107,8 @@ def test_the_four_games_read_their_drawn_parameters_late_but_a_zones_capacity():
     assert late["desplumados"] == ["win_hens", "hand_size", "empty_draw"]
 
 
-RULES = '''game "Late"
+HEADER = """game "Probe"
 players 2..3
-option bonus: bool = false "a bonus round"
-param rounds: int in 1..9 = 3 "rounds"
-param room: int in 1..5 = 4 "the table's room"
-param start: int in 0..9 = 2 "ticks at the start"
-param twice: int in 0..20 = rounds * 2 "a default that reads rounds"
-param wide: int in 1..9 = if player_count == 2 then 3 else 2 "a default that reads the player count"
 card attributes: n: int
 cards:
   "A" 1
@@ -122,6 +116,15 @@ cards:
   "C" 3
   "D" 4
 zone pile: pile, public
+"""
+
+
+RULES = HEADER + '''option bonus: bool = false "a bonus round"
+param rounds: int in 1..9 = 3 "rounds"
+param room: int in 1..5 = 4 "the table's room"
+param start: int in 0..9 = 2 "ticks at the start"
+param twice: int in 0..20 = rounds * 2 "a default that reads rounds"
+param wide: int in 1..9 = if player_count == 2 then 3 else 2 "a default that reads the player count"
 zone table: pile, public, capacity room
 zone hand: pile, per player, public
 var ticks: int = start
@@ -224,16 +227,6 @@ def compare(path, names, plays, counts=(2,), seeds=range(4)):
     return shared
 
 
-HEADER = """game "Probe"
-players 2..3
-card attributes: n: int
-cards:
-  "A" 1
-  "B" 2
-  "C" 3
-  "D" 4
-zone pile: pile, public
-"""
 
 
 def test_listings_and_kept_conditions_follow_a_deck_that_reads_a_parameter(tmp_path):
