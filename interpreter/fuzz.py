@@ -361,10 +361,17 @@ class _Fuzzer:
         not meet it on the same choices (a product past the bound, say, that the
         compile leaves unchecked): that setting then plays its own compile."""
         game, players, params, seed, choices = inputs
-        setting = game if isinstance(game, SettingGame) else None
+        # a crash, or a game that replays otherwise, is the engine's own: it is
+        # reported on the machine it was met on
+        setting = None
+        if isinstance(game, SettingGame) and found.kind not in ("nondeterminism", "crash"):
+            setting = game
         if setting is not None:  # shrunk and written out on the game as a user loads it
             inputs = (setting.compiled(), players, params, seed, choices)
-        shrunk = self.minimise(inputs, found, skip, confirm=setting is not None)
+        # (once every setting plays its own compile, what is met is that compile's: no
+        # confirming, so a search never comes back with the same unconfirmed finding)
+        confirm = setting is not None and not setting.owner.disagreed
+        shrunk = self.minimise(inputs, found, skip, confirm=confirm)
         if shrunk is None:
             setting.play_compiled()
             return None

@@ -413,3 +413,21 @@ outcome(p):
     report = fuzz(rules, players=2, examples=60, seed=1, kinds=("rule_error",))
     assert report.findings == [], report.findings
     assert any(s["params"] for s in report.settings)
+
+
+def test_a_crash_on_a_shared_machine_is_reported_where_it_was_met(late_rules, monkeypatch):
+    """A crash (an engine bug) met on a shared machine is the shared machine's: it
+    is reported as met, not played again on the setting's compile and dropped."""
+    import interpreter.fuzz as fuzz_module
+    from interpreter.fuzz_late import SettingGame
+
+    play_game = fuzz_module.play_game
+
+    def crashing(game, *args, **kwargs):
+        if isinstance(game, SettingGame) and game.overrides.get("bonus") and not game.owner.disagreed:
+            raise RuntimeError("an engine bug")
+        return play_game(game, *args, **kwargs)
+
+    monkeypatch.setattr(fuzz_module, "play_game", crashing)
+    report = fuzz_module.fuzz(late_rules, players=2, examples=60, seed=1, kinds=("crash",))
+    assert [(f.kind, f.params.get("bonus")) for f in report.findings] == [("crash", True)], report.findings
