@@ -49,11 +49,12 @@ import time
 
 from .compiler import ParamError
 from .fuzz_game import _action_texts, _Found, _results, play_game, replay, Staller
-from .fuzz_late import SettingGame, Shared
+from .fuzz_late import Shared
 from .fuzz_params import small_parameters, strategies
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
 from .fuzz_deal import same_deal
 from .fuzz_seats import SeatLog
+from .fuzz_shrink import Shrinking
 from .game import Game, load
 from .record import game_record
 from .runtime import RuleError
@@ -91,7 +92,7 @@ class _OutOfTime(BaseException):
     through at once instead of taking it for a failure to shrink."""
 
 
-class _Fuzzer:
+class _Fuzzer(Shrinking):
     def __init__(self, path, players, examples, max_actions, vary, seed, params, progress, check_cycles,
                  vary_small=True, fixed=()):
         self.path = str(path)
@@ -298,120 +299,6 @@ class _Fuzzer:
                 last["inputs"] = inputs
                 last["found"] = _Found("nondeterminism", "replaying the same seed and actions gave a different game")
                 raise last["found"]
-
-    def attempt(self, game, players, seed, cs, kind, skip):
-        """The finding of this kind that playing the choices ``cs`` meets, or None."""
-        def choose(step, n):
-            return cs[step] % n if step < len(cs) else 0
-        played = []  # the actions this attempt played, checked as the search's are: counted with them
-        try:
-            play_game(game, players, seed, choose, self.max_actions, skip, None, self.check_cycles,
-                      chosen=played)
-        except _Found as f:
-            if f.kind == kind:
-                return f
-        except Exception:  # noqa: BLE001 - a different problem: not this finding
-            return None
-        finally:
-            self.played_actions += len(played)
-        return None
-
-    def minimise(self, inputs, found, skip, budget_s=5.0, confirm=False):
-        """Greedily shorten the action trace while the same kind of finding
-        still occurs: try each step as the first legal action, and drop steps.
-        ``confirm``: None if the trace as it is does not meet it (on another
-        machine than the search's)."""
-        game, players, params, seed, choices = inputs
-        kind = found.kind
-
-        def attempt(cs):
-            return self.attempt(game, players, seed, cs, kind, skip)
-
-        best = list(choices)
-        best_found = attempt(best)
-        if best_found is None:
-            if confirm:
-                return None
-            best_found = found
-        if kind in ("endless", "nondeterminism", "crash"):
-            return best, best_found
-        deadline = time.perf_counter() + budget_s
-        improved = True
-        while improved and time.perf_counter() < deadline:
-            improved = False
-            for i in range(len(best)):
-                if time.perf_counter() >= deadline:
-                    break
-                for cand in (best[:i] + best[i + 1:], best[:i] + [0] + best[i + 1:]):
-                    if cand == best:
-                        continue
-                    f = attempt(cand)
-                    if f is not None:
-                        trace = _trace_len(game, players, seed, cand, self.max_actions, skip, self.check_cycles)
-                        self.played_actions += trace or 0
-                        if trace is not None and (trace < len(best) or (trace == len(best) and cand < best)):
-                            best, best_found = cand[:trace], f
-                            improved = True
-                            break
-        return best, best_found
-
-    def finding(self, inputs, found, skip) -> Finding | None:
-        """The finding, shrunk and written out; None when it was met on a machine
-        shared by settings (.fuzz_late) and the game compiled for its setting does
-        not meet it on the same choices (a product past the bound, say, that the
-        compile leaves unchecked): that setting then plays its own compile."""
-        game, players, params, seed, choices = inputs
-        # a crash, or a game that replays otherwise, is the engine's own: it is
-        # reported on the machine it was met on
-        setting = None
-        if isinstance(game, SettingGame) and found.kind not in ("nondeterminism", "crash"):
-            setting = game
-        if setting is not None:  # shrunk and written out on the game as a user loads it
-            inputs = (setting.compiled(), players, params, seed, choices)
-        # (once every setting plays its own compile, what is met is that compile's: no
-        # confirming, so a search never comes back with the same unconfirmed finding)
-        confirm = setting is not None and not setting.owner.disagreed
-        shrunk = self.minimise(inputs, found, skip, confirm=confirm)
-        if shrunk is None:
-            setting.play_compiled()
-            return None
-        choices, found = shrunk
-        game, players, params, seed, _ = inputs
-        texts = _texts(game, players, seed, choices, self.max_actions, skip, self.check_cycles)
-        return Finding(found.kind, found.message, players, params, seed, texts, found.where, found.loop_from)
-
-
-def _trace_len(game, players, seed, choices, max_actions, skip, check_cycles):
-    out = []
-
-    def choose(step, n):
-        i = choices[step] % n if step < len(choices) else 0
-        out.append(i)
-        return i
-    try:
-        play_game(game, players, seed, choose, max_actions, skip, None, check_cycles)
-    except _Found:
-        return len(out)
-    except Exception:  # noqa: BLE001
-        return None
-    return None
-
-
-def _texts(game, players, seed, choices, max_actions, skip, check_cycles):
-    texts = []
-
-    def choose(step, n):
-        return choices[step] % n if step < len(choices) else 0
-
-    def on_action(state, a):
-        texts.append(state.action_text(a))
-    try:
-        play_game(game, players, seed, choose, max_actions, skip, on_action, check_cycles)
-    except _Found:
-        pass
-    except Exception:  # noqa: BLE001 - a crash finding: the texts so far are the trace
-        pass
-    return texts
 
 
 def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 5000, vary=(), seed: int = 0,

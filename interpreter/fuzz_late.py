@@ -1,7 +1,7 @@
 """The games of the fuzzer's drawn settings, played on machines they share.
 
 Compiling the game again for each setting the fuzzer draws cost a quarter
-of a run of Emu Ranchers (a compile, then the code each step generates
+of a run of a card game (a compile, then the code each step generates
 when it first runs, for about fifty settings in 100 examples).  So the
 drawn parameters are read from the state instead (see
 :mod:`interpreter.compiler.late`): the settings that differ only in them
