@@ -187,6 +187,28 @@ def test_settings_share_a_machine_per_value_of_what_stays_folded(late_rules):
     assert len(folded.machines) == 3  # (wide's default reads the player count: a machine per count, 2 here)
 
 
+@pytest.mark.parametrize("extra", [0, 20])
+def test_the_small_key_of_a_shared_machine_leaves_the_parameters_out(tmp_path, extra):
+    """The fuzzer's small key (a position's hash, for its cycle search within one
+    game) reads no parameter kept in the state, which never changes in a game;
+    it reads the variables that do change (a few, or many: read by a slice)."""
+    late_rules = tmp_path / "late.rules"
+    late_rules.write_text(RULES.replace("var ticks", "".join(f"var v{i}: int = 0\n" for i in range(extra)) + "var ticks"))
+    base = load(late_rules, coverage=True, check_invariants=True, knowledge=False)
+    shared = Shared(base, ["bonus", "wide"])
+    st = shared.game(str(late_rules), {"bonus": True, "wide": 1}).new_state(1, 2)
+    m = st.m
+    key = m.small_key_for(2)
+    assert len(m.late_indices) == 2
+    before = key(st)
+    for i in m.late_indices:
+        st.V[i] = 7
+    assert key(st) == before
+    ticks = next(i for i in range(len(st.V)) if i not in m.late_indices and st.V[i] == 2)  # start's value
+    st.V[ticks] += 1
+    assert key(st) != before
+
+
 def test_each_setting_counts_what_ran_for_itself(late_rules):
     """Two settings on one machine, played in turns: each one's coverage counts are
     those of the game compiled for it and played alone."""
