@@ -113,13 +113,14 @@ class MachineChecks:
         slots = [int(k) for k in self.flow_slots if k not in self.list_slots and k not in self.list_lets]
         listed = [int(k) for k in self.flow_slots if k in self.list_lets and k not in self.list_slots]
         parts = [f"len(Z[{int(i)}])" for i in self.live_instances(n)]
-        # (not a parameter read from the state, .compiler.late: the same all game long)
-        late = set(self.late_indices)
-        kept = [i for i in range(nvars) if i not in late]
-        if len(kept) <= FEW_PARTS:
-            parts += [f"V[{int(i)}]" for i in kept]
+        # (not the parameters read from the state, the same all game long: the first
+        # variables, as .compiler.late declares them)
+        first = len(self.late_indices)
+        assert self.late_indices == tuple(range(first)), self.late_indices
+        if nvars - first <= FEW_PARTS:
+            parts += [f"V[{i}]" for i in range(first, nvars)]
         else:
-            parts.append(f"{ns.ref(_getter(kept), '_v')}(V)" if late else f"tuple(V[:{int(nvars)}])")
+            parts.append(f"tuple(V[{int(first) or ''}:{int(nvars)}])")
         if len(slots) <= FEW_PARTS:
             parts += [f"L[{k}]" for k in slots]
         elif slots:

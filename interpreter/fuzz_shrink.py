@@ -4,8 +4,12 @@ occurs, each step tried as the first legal action and steps dropped, and the
 trace is written as action texts, replayable with ``rulerun replay``.
 
 A finding met on a machine shared by drawn settings (:mod:`.fuzz_late`) is
-shrunk on the game compiled for its setting, as a user loads it; when that
-game does not meet it on the same choices, it is no finding.
+shrunk on the game compiled for its setting, as a user loads it and as
+``rulerun replay`` replays it.  When that game does not meet it on the same
+choices, a fault of the rules (a rule error, say, which the two can meet in
+another order) is no finding; a crash, an engine bug, is reported as met, on
+the shared machine, and says so, as does a game that replayed otherwise
+there (which is found by a replay of its own, not played again here).
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ class Shrinking:
         except _Found as f:
             if f.kind == kind:
                 return f
-        except Exception:  # noqa: BLE001 - a different problem: not this finding
+        except Exception as err:  # noqa: BLE001 - an engine bug: this finding if a crash is sought
+            if kind == "crash":
+                return _Found("crash", f"{type(err).__name__}: {err}")
             return None
         finally:
             self.played_actions += len(played)
@@ -82,29 +88,45 @@ class Shrinking:
         return best, best_found
 
     def finding(self, inputs, found, skip) -> Finding | None:
-        """The finding, shrunk and written out; None when it was met on a machine
-        shared by settings (.fuzz_late) and the game compiled for its setting does
-        not meet it on the same choices (a product past the bound, say, that the
-        compile leaves unchecked): that setting then plays its own compile."""
+        """The finding, shrunk and written out.  One met on a machine shared
+        by settings (.fuzz_late) is shrunk on the game compiled for its
+        setting; None when that game does not meet it on the same choices (a
+        product past the bound, say, that the compile leaves unchecked): that
+        setting then plays its own compile.  A crash it does not meet, and a
+        game that replayed otherwise, are the shared machine's: reported as
+        met there."""
         game, players, params, seed, choices = inputs
-        # a crash, or a game that replays otherwise, is the engine's own: it is
-        # reported on the machine it was met on
-        setting = None
-        if isinstance(game, SettingGame) and found.kind not in ("nondeterminism", "crash"):
-            setting = game
-        if setting is not None:  # shrunk and written out on the game as a user loads it
-            inputs = (setting.compiled(), players, params, seed, choices)
-        # (once every setting plays its own compile, what is met is that compile's: no
-        # confirming, so a search never comes back with the same unconfirmed finding)
-        confirm = setting is not None and not setting.owner.disagreed
-        shrunk = self.minimise(inputs, found, skip, confirm=confirm)
+        shrunk, shared = None, False  # shared: reported as met on the shared machine
+        if isinstance(game, SettingGame):
+            own = (game.compiled(), players, params, seed, choices)
+            if found.kind == "nondeterminism":  # (not played again: a replay of its own found it)
+                if game.owner.disagreed:  # (played on its own compile: see SettingGame)
+                    inputs = own
+                else:
+                    shared = True
+            else:
+                # (once every setting plays its own compile, what is met is that compile's: not
+                # confirmed again, so a search never comes back with the same unconfirmed finding)
+                shrunk = self.minimise(own, found, skip, confirm=not game.owner.disagreed)
+                if shrunk is not None:
+                    inputs = own
+                elif found.kind == "crash":
+                    shared = True
+                else:
+                    game.play_compiled()
+                    return None
         if shrunk is None:
-            setting.play_compiled()
-            return None
+            shrunk = self.minimise(inputs, found, skip)
         choices, found = shrunk
         game, players, params, seed, _ = inputs
         texts = _texts(game, players, seed, choices, self.max_actions, skip, self.check_cycles)
-        return Finding(found.kind, found.message, players, params, seed, texts, found.where, found.loop_from)
+        message = found.message + (SHARED if shared else "")
+        return Finding(found.kind, message, players, params, seed, texts, found.where, found.loop_from)
+
+
+SHARED = (" (an engine bug met on the machine the fuzzer shares between drawn settings, which reads "
+          "the parameters from the state; rulerun replay loads the game compiled for these parameters, "
+          "which may not meet it)")
 
 
 def _trace_len(game, players, seed, choices, max_actions, skip, check_cycles):

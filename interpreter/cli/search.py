@@ -217,6 +217,7 @@ def replay_cmd(replay_file, rules, quiet, params):
     click.echo("")
     if again is None:
         click.echo(f"not reproduced: the recorded {f.kind} does not happen with these rules")
+        click.echo(f"(recorded: {f.message})")
         return
     click.echo(f"reproduced: {again[0]}: {again[1]}")
     raise _Failure("the finding happens again", 1, quiet=True)

@@ -33,7 +33,8 @@ through a function, a memo filled at once.  The values, the legal
 actions and the cards never differ.  So the fuzzer shrinks and writes out
 a finding on the game compiled for its setting, and when that game does
 not meet it, plays every setting on its own compile from then on
-(``interpreter/fuzz_late.py``).
+(``interpreter/fuzz_late.py``); a crash, the engine's, is reported where it
+was met, and says so (``interpreter/fuzz_shrink.py``).
 """
 
 from __future__ import annotations

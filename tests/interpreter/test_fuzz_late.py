@@ -437,19 +437,91 @@ outcome(p):
     assert any(s["params"] for s in report.settings)
 
 
-def test_a_crash_on_a_shared_machine_is_reported_where_it_was_met(late_rules, monkeypatch):
-    """A crash (an engine bug) met on a shared machine is the shared machine's: it
-    is reported as met, not played again on the setting's compile and dropped."""
+def _crash_on_bonus(monkeypatch, shared_alone):
+    """Make State.apply_at fail, as an engine bug would, at the second action of a game
+    with the option bonus on: on the machines shared by settings alone, or on the game
+    compiled for such a setting too."""
+    from interpreter.runtime import State
+
+    real = State.apply_at
+
+    def apply_at(self, index):
+        m = self.m
+        late = {name: i for name, _, i in m.var_names if i in m.late_indices}  # ("param bonus": see .late)
+        on = self.V[late["param bonus"]] if "param bonus" in late else (not shared_alone and m.params.get("bonus"))
+        if on and self._played is not None:
+            raise RuntimeError("an engine bug")
+        return real(self, index)
+
+    monkeypatch.setattr(State, "apply_at", apply_at)
+
+
+def test_a_crash_of_the_shared_machine_alone_is_reported_as_met_and_says_so(late_rules, monkeypatch, tmp_path):
+    """A crash (an engine bug) met on a shared machine that the setting's own compile
+    does not meet is reported as met, not dropped; its message says where it was met,
+    and replay, which loads the compiled game, shows that message."""
+    from click.testing import CliRunner
+
+    from interpreter.cli import cli
+    from interpreter.fuzz import fuzz, save_replay
+
+    _crash_on_bonus(monkeypatch, shared_alone=True)
+    report = fuzz(late_rules, players=2, examples=60, seed=1, kinds=("crash",))
+    monkeypatch.undo()
+    [f] = report.findings
+    assert (f.kind, f.params.get("bonus")) == ("crash", True)
+    assert f.message.startswith("RuntimeError: an engine bug (an engine bug met on the machine the fuzzer shares")
+    out = CliRunner().invoke(cli, ["replay", str(save_replay(f, str(late_rules), tmp_path)), "-q"]).output
+    assert "not reproduced" in out and "(recorded: RuntimeError: an engine bug (an engine bug met on" in out, out
+
+
+def test_a_crash_the_settings_own_compile_meets_too_is_written_out_on_it(late_rules, monkeypatch):
+    from interpreter.fuzz import fuzz
+
+    _crash_on_bonus(monkeypatch, shared_alone=False)
+    report = fuzz(late_rules, players=2, examples=60, seed=1, kinds=("crash",))
+    [f] = report.findings
+    assert (f.kind, f.message, f.params.get("bonus")) == ("crash", "RuntimeError: an engine bug", True)
+    assert len(f.actions) == 2  # (the second action's apply failed: its text is written first)
+
+
+def test_a_game_that_replays_otherwise_on_a_shared_machine_is_reported_as_met(late_rules, monkeypatch):
+    """Found by a replay of its own, a nondeterminism finding is not confirmed by playing
+    its actions again on the setting's compile (which could never meet it): reported."""
     import interpreter.fuzz as fuzz_module
     from interpreter.fuzz_late import SettingGame
 
-    play_game = fuzz_module.play_game
+    real = fuzz_module.replay
 
-    def crashing(game, *args, **kwargs):
+    def replay(game, players, seed, actions):
+        state, index = real(game, players, seed, actions)
         if isinstance(game, SettingGame) and game.overrides.get("bonus") and not game.owner.disagreed:
-            raise RuntimeError("an engine bug")
-        return play_game(game, *args, **kwargs)
+            return state, 0  # "the replay went otherwise"
+        return state, index
 
-    monkeypatch.setattr(fuzz_module, "play_game", crashing)
-    report = fuzz_module.fuzz(late_rules, players=2, examples=60, seed=1, kinds=("crash",))
-    assert [(f.kind, f.params.get("bonus")) for f in report.findings] == [("crash", True)], report.findings
+    monkeypatch.setattr(fuzz_module, "replay", replay)
+    monkeypatch.setattr(fuzz_module, "REPLAY_EVERY", 2)
+    report = fuzz_module.fuzz(late_rules, players=2, examples=60, seed=1, kinds=("nondeterminism",))
+    assert [(f.kind, f.params.get("bonus")) for f in report.findings] == [("nondeterminism", True)]
+    assert "met on the machine the fuzzer shares" in report.findings[0].message
+
+
+def test_once_every_setting_plays_its_own_compile_a_finding_is_not_confirmed_again(late_rules, monkeypatch):
+    """A finding the search meets but playing its choices again does not (the search's
+    games alone raise it): dropped once, which sends every setting to its own compile;
+    met again there, it is reported, and the run ends."""
+    import interpreter.fuzz as fuzz_module
+    from interpreter.fuzz_game import _Found
+    from interpreter.fuzz_late import SettingGame
+
+    real = fuzz_module.play_game
+
+    def search_only(game, *args, **kwargs):
+        if isinstance(game, SettingGame) and game.overrides.get("bonus"):
+            raise _Found("rule_error", "met by the search alone")
+        return real(game, *args, **kwargs)
+
+    monkeypatch.setattr(fuzz_module, "play_game", search_only)
+    report = fuzz_module.fuzz(late_rules, players=2, examples=60, seed=1, kinds=("rule_error",), time_limit=20)
+    assert not report.out_of_time
+    assert [(f.kind, f.message) for f in report.findings] == [("rule_error", "met by the search alone")]
