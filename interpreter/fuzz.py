@@ -48,7 +48,7 @@ import random
 import time
 
 from .compiler import ParamError
-from .fuzz_game import _action_texts, _Found, _results, play_game, replay, Staller
+from .fuzz_game import _action_texts, _Found, _results, crash, play_game, replay, Staller
 from .fuzz_late import Shared
 from .fuzz_params import small_parameters, strategies
 from .fuzz_report import REPLAY_VERSION, Finding, ReplayError, Report, coverage_report, load_replay, save_replay
@@ -281,7 +281,7 @@ class _Fuzzer(Shrinking):
             tally[1] += len(chosen)
             if "crash" in skip:
                 return
-            found = _Found("crash", f"{type(err).__name__}: {err}")
+            found = crash(err)
             last["inputs"], last["found"] = inputs, found
             raise found from err
         if final is not None and final.is_terminal:

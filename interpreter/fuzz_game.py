@@ -32,6 +32,11 @@ class _Found(Exception):
         self.loop_from = loop_from
 
 
+def crash(err: Exception) -> _Found:
+    """The ``crash`` finding of an exception the engine raised."""
+    return _Found("crash", f"{type(err).__name__}: {err}")
+
+
 # ---------------------------------------------------------------- playing one game
 def play_game(game: Game, players: int, seed: int, choose, max_actions: int, skip=(),
               on_action=None, check_cycles=True, position=None, chosen=None, seats=None):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from .fuzz_game import _Found, play_game
+from .fuzz_game import _Found, crash, play_game
 from .fuzz_late import SettingGame
 from .fuzz_report import Finding
 
@@ -42,7 +42,7 @@ class Shrinking:
                 return f
         except Exception as err:  # noqa: BLE001 - an engine bug: this finding if a crash is sought
             if kind == "crash":
-                return _Found("crash", f"{type(err).__name__}: {err}")
+                return crash(err)
             return None
         finally:
             self.played_actions += len(played)
