@@ -98,23 +98,23 @@ class Shrinking:
         game, players, params, seed, choices = inputs
         shrunk, shared = None, False  # shared: reported as met on the shared machine
         if isinstance(game, SettingGame):
-            own = (game.compiled(), players, params, seed, choices)
-            if found.kind == "nondeterminism":  # (not played again: a replay of its own found it)
-                if game.owner.disagreed:  # (played on its own compile: see SettingGame)
-                    inputs = own
-                else:
-                    shared = True
+            if found.kind == "nondeterminism" and not game.owner.disagreed:
+                shared = True  # (found by a replay of its own: not played again on the compile)
             else:
-                # (once every setting plays its own compile, what is met is that compile's: not
-                # confirmed again, so a search never comes back with the same unconfirmed finding)
-                shrunk = self.minimise(own, found, skip, confirm=not game.owner.disagreed)
-                if shrunk is not None:
+                own = (game.compiled(), players, params, seed, choices)
+                if found.kind == "nondeterminism":  # (played on its own compile: see SettingGame)
                     inputs = own
-                elif found.kind == "crash":
-                    shared = True
                 else:
-                    game.play_compiled()
-                    return None
+                    # (once every setting plays its own compile, what is met is that compile's: not
+                    # confirmed again, so a search never comes back with the same unconfirmed finding)
+                    shrunk = self.minimise(own, found, skip, confirm=not game.owner.disagreed)
+                    if shrunk is not None:
+                        inputs = own
+                    elif found.kind == "crash":
+                        shared = True
+                    else:
+                        game.play_compiled()
+                        return None
         if shrunk is None:
             shrunk = self.minimise(inputs, found, skip)
         choices, found = shrunk
