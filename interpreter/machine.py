@@ -129,7 +129,8 @@ class Machine(MachineViews, MachineChecks):
         self.namespace = None  # the generated code's Namespace (the fuzzer's invariant check is written in it)
         self.cvar_initial = ()
         self.flow_slots = ()
-        # No while loop anywhere: every other loop (for, repeat, a deal, the
+        # No while loop anywhere, save those proven to make progress
+        # (compiler.progress): every other loop (for, repeat, a deal, the
         # triggers of a card, a round of secret choices) counts its rounds in
         # a flow slot, from 0 at each entry, and only an outer loop's round
         # enters it again.  So where the flow stands (pc and those counts)

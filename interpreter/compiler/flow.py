@@ -24,6 +24,7 @@ from .fusion import fuse_blocks
 from .helpers import too_big, too_long
 from .tree import all_blocks, preamble
 from .simultaneous import compile_simultaneous
+from .progress import proven as progress_proven
 from .triggers import Triggers
 
 
@@ -41,7 +42,9 @@ class FlowCompiler(CardStatements):
         self.simple = {}  # pc -> Let/Set/AugSet statement, for block fusion
         self.list_slots = set()  # those holding a loop's items, fixed while the loop runs (see Machine.list_slots)
         self.list_lets = set()  # those a let sets to a list (see Machine.list_lets)
-        self.while_loops = 0  # the flow's only loops that do not count their rounds (see Machine.positions_unique)
+        # the flow's while loops not proven to make progress (compiler.progress): its only loops
+        # that may come back to a position (see Machine.positions_unique)
+        self.while_loops = 0
         self.triggers = Triggers(self)
 
     def compile(self, *blocks):
@@ -320,7 +323,8 @@ class FlowCompiler(CardStatements):
             self.code[j] = (JMP, len(self.code), None, span)
 
     def s_While(self, s):
-        self.while_loops += 1
+        if not progress_proven(self.g, s):
+            self.while_loops += 1
         top = len(self.code)
         jf = self.emit(JF, self.condition(s.cond), None, s.cond.span)
         self.probe("loop", "while loop body entered", s.cond.span)
