@@ -42,7 +42,8 @@ are part of the position and so the same at both ends.  That way moves a
 card to a lighter zone, and that move was made between the two: a
 contradiction.  Loops inside the body (``for``, ``repeat``, a round of
 secret choices, another ``while``) are followed zero or more times: their
-moves count for step 2, not for step 3.  A variable that a trigger (or
+moves count for step 2, and for step 3 only in the first round of a loop
+that surely runs one (``for p in players``, ``repeat 2 times``).  A variable that a trigger (or
 ``after every action``, ``before every turn``) sets is never known.
 """
 
@@ -259,10 +260,23 @@ class _Proof:
                 out += [(e, m, frozenset()) for e, m, _ in self.block(a.body, [(env, moved, self.fresh(n.id))])]
             return out
         if isinstance(st, (A.While, A.Repeat, A.For, A.Simultaneous)):
-            # zero or more rounds: its moves are weighed (step 2), and what it sets is not known after it
+            # zero or more rounds: its moves are weighed (step 2), and what it sets is not known after it;
+            # a loop that runs at least once (over the players, or a number of times written out) is
+            # followed through its first round, for the progress made there
+            ways = [(env, moved, frozenset())]
+            if self.runs_once(st):
+                ways = self.block(st.body, ways)
             forgotten = self.assigned([st.body])
-            return [({k: v for k, v in env.items() if k not in forgotten}, moved, frozenset())]
+            return [({k: v for k, v in e.items() if k not in forgotten}, m, frozenset()) for e, m, _ in ways]
         raise _GiveUp
+
+    def runs_once(self, st) -> bool:
+        """Does the loop ``st`` surely run its body at least once?"""
+        if isinstance(st, A.For):
+            return self.g.res.get(id(st.iter)) == ("players",)  # (a game has a player)
+        if isinstance(st, A.Repeat):
+            return isinstance(st.count, A.IntLit) and st.count.value >= 1
+        return False
 
     def setting(self, env, target, value) -> dict:
         r = self.g.res.get(id(target))

@@ -188,6 +188,24 @@ play:
     assert _unique(tmp_path, rules.replace("  move c to pile\n", ""), "once")
 
 
+def test_a_loop_inside_the_round_counts_when_it_surely_runs(tmp_path):
+    """Every player's turn in a round: the first turn draws, so the round
+    does; a loop that may run no round counts for nothing."""
+    rules = DRAW + '''param rounds: int in 0..3 = 1
+play:
+  move all_cards() to pile
+  while not empty(pile):
+    for p in players:
+      turn 0:
+        choose draw
+'''
+    assert _unique(tmp_path, rules)
+    assert _unique(tmp_path, rules.replace("for p in players:", "repeat 2 times:"), "twice")
+    assert not _unique(tmp_path, rules.replace("for p in players:", "repeat rounds times:"), "rounds")
+    assert not _unique(tmp_path, rules.replace("for p in players:", "for p in [q for q in players if q != 0]:"),
+                       "some")
+
+
 def test_every_while_loop_must_be_proven(tmp_path):
     rules = DRAW + '''action wait "wait":
   pass
@@ -213,7 +231,7 @@ ACTIONS = ["a0", "a1", "a2"]
 def rules(draw) -> str:
     """A small game: a while loop over turns choosing among a few actions,
     each moving cards between four zones, maybe setting or requiring a flag;
-    maybe a trigger."""
+    maybe a trigger; the turn maybe inside a loop."""
     out = []
     for name in ACTIONS:
         lines = []
@@ -249,6 +267,9 @@ def rules(draw) -> str:
     turn = f"    turn 0:\n{reset}      choose {', '.join(first)}\n"
     if second:
         turn += f"      choose {', '.join(second)}\n"
+    loop = draw(st.sampled_from(["", "for p in players:", "repeat 2 times:", "repeat 0 times:"]))
+    if loop:  # the turn inside a loop of the round
+        turn = f"    {loop}\n" + "".join(f"  {line}\n" for line in turn.splitlines())
     play = f"play:\n  move all_cards() to pile\n  deal 2 from pile to hand(0)\n  set flag = true\n  while {cond}:\n{turn}"
     return "\n".join(out) + "\n" + play
 
