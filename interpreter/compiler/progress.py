@@ -28,17 +28,21 @@ The proof, for one loop:
    its condition not known to be false must move one card, certainly, from
    a zone to a lighter one: an action's card parameter, moved before
    anything else moves (it is still where it was chosen from), or the top,
-   bottom or an index of a pile.
+   bottom or an index of a pile.  (Where a card of an action chosen in
+   secret lies is never known: the choices of a ``simultaneously`` round
+   are carried out one after another, and an earlier one may move it.)
 
 Then no position comes back while the loop runs.  Say it did: the same
 position twice, at one decision, rounds apart (within a round, the flow's
-counted loops tell two visits apart).  The measure is equal at both, and no
+counted loops tell two visits apart, and a ``while`` loop inside it has a
+proof of its own: every one needs one).  The measure is equal at both, and no
 move raises it, so no move between them lowered it: no whole round lies
 between them.  So the way from the first to the head of the loop, and the
 way from the head to the second, are the end and the start of two rounds;
 put together (the start first), they make one way through a round, and one
-that step 3 followed: it meets the same conditions, since the variables
-are part of the position and so the same at both ends.  That way moves a
+that step 3 followed: it meets the same conditions, since the plain
+variables (all that the proof reads) are part of the position and so the
+same at both ends.  That way moves a
 card to a lighter zone, and that move was made between the two: a
 contradiction.  Loops inside the body (``for``, ``repeat``, a round of
 secret choices, another ``while``) are followed zero or more times: their
@@ -54,6 +58,7 @@ from rulelang import ast as A
 from .tree import of_node
 
 MAX_WAYS = 512  # ways through one round followed at once; past it, no proof
+MAX_STEPS = 20_000  # statements followed in all, over every way; past it, no proof
 
 _UNKNOWN = object()  # a condition's value not known here
 
@@ -73,22 +78,29 @@ class _Proof:
     def __init__(self, g, loop):
         self.g = g
         self.loop = loop
-        # an action's parameters by slot: (the zone it is chosen in, or None; its type)
-        self.params = {}
-        for name, pslots in g.action_slots.items():
-            a = g.actions[name]
-            for (slot, t, _), p in zip(pslots, a.params):
-                domain = None if p.high is not None else self.collection_zone(p.domain)
-                self.params[slot] = (domain, "cards" if p.subsets else t)
-        self.volatile = self.assigned([t.body for t in g.triggers])
+        self.params = {}  # an action's parameters by slot: (the zone it is chosen in, or None; its type)
+        self.steps = 0
+        self.assigned_in = {}  # ids of blocks -> the variables they set (see assigned)
 
     # ------------------------------------------------------------ the whole proof
     def holds(self) -> bool:
         try:
+            for name, pslots in self.g.action_slots.items():
+                a = self.g.actions[name]
+                for (slot, t, _), p in zip(pslots, a.params):
+                    domain = None if p.high is not None else self.collection_zone(p.domain)
+                    self.params[slot] = (domain, "cards" if p.subsets else t)
+            self.volatile = self.assigned([t.body for t in self.g.triggers])
             self.weigh()
             return self.rounds_progress()
         except _GiveUp:
             return False
+
+    def res(self, e):
+        """How the checker resolved ``e``, when it is a name, a call or a zone (a
+        tuple); None otherwise (a list made in a comprehension: its slot)."""
+        r = self.g.res.get(id(e))
+        return r if r.__class__ is tuple else None
 
     # ------------------------------------------------------------ what runs in the loop
     def reachable(self, blocks) -> list:
@@ -98,12 +110,18 @@ class _Proof:
         seen_actions = set()
         out = [(body, frozenset()) for body in blocks]
         for body, _ in out:  # (grows as it goes)
-            for st, _ in self.written(body, frozenset()):
+            written = self.written(body, frozenset())
+            # a choice made in secret is carried out after others made in the same round,
+            # which may have moved its parameters' cards already: none is known where it is
+            sealed = {id(x) for st, _ in written if isinstance(st, A.Simultaneous)
+                      for x, _ in self.written(st.body, frozenset()) if isinstance(x, A.Choose)}
+            for st, _ in written:
                 if isinstance(st, A.Choose):
                     for n in st.actions:
-                        if n.id not in seen_actions:
-                            seen_actions.add(n.id)
-                            out.append((self.g.actions[n.id].body, self.fresh(n.id)))
+                        key = (n.id, id(st) in sealed)
+                        if key not in seen_actions:
+                            seen_actions.add(key)
+                            out.append((self.g.actions[n.id].body, frozenset() if key[1] else self.fresh(n.id)))
         return out
 
     def fresh(self, action: str) -> frozenset:
@@ -137,11 +155,15 @@ class _Proof:
 
     def assigned(self, blocks) -> set:
         """The plain variables set anywhere in ``blocks`` (and what they choose)."""
-        out = set()
+        key = tuple(map(id, blocks))
+        known = self.assigned_in.get(key)
+        if known is not None:
+            return known
+        out = self.assigned_in[key] = set()
         for body, _ in self.reachable(blocks):
             for st, _ in self.written(body, frozenset()):
                 if isinstance(st, (A.Set, A.AugSet, A.SetRandom)):
-                    r = self.g.res.get(id(st.target))
+                    r = self.res(st.target)
                     if r is not None and r[0] == "var":
                         out.add(r[1])
         return out
@@ -180,7 +202,7 @@ class _Proof:
     def zone_of(self, e, fresh):
         """The zone that ``e`` (cards, a card, a stack, a zone) is in or is, or
         None if not known; an action's parameter only while in ``fresh``."""
-        r = self.g.res.get(id(e))
+        r = self.res(e)
         if r is not None and r[0] == "zone":
             return r[1]
         if isinstance(e, A.Name) and r is not None and r[0] == "slot":
@@ -193,7 +215,7 @@ class _Proof:
 
     def zone_expr(self, e):
         """The zone ``e`` names (``hand(p)``, ``meadow``), or None."""
-        r = self.g.res.get(id(e))
+        r = self.res(e)
         return r[1] if r is not None and r[0] == "zone" else None
 
     def collection_zone(self, e):
@@ -203,8 +225,7 @@ class _Proof:
         if z is not None:
             return z
         if isinstance(e, A.ListComp) and isinstance(e.expr, A.Name):
-            r = self.g.res.get(id(e.expr))
-            if r == ("slot", self.g.res.get(id(e))):  # the items themselves
+            if self.res(e.expr) == ("slot", self.g.res.get(id(e))):  # the items themselves (the comprehension's slot)
                 return self.zone_expr(e.iter)
         return None
 
@@ -219,6 +240,8 @@ class _Proof:
     def block(self, body, ways) -> list:
         for st in body:
             ways = [w for way in ways for w in self.statement(st, way)]
+            if len(ways) > 1:  # (two ways that know the same are followed as one)
+                ways = list({(tuple(sorted(e.items())), m, f): (e, m, f) for e, m, f in ways}.values())
             if len(ways) > MAX_WAYS:
                 raise _GiveUp
             if not ways:
@@ -228,6 +251,11 @@ class _Proof:
     def statement(self, st, way) -> list:
         """The ways on after ``st``, from ``way`` (a game that ends: none)."""
         env, moved, fresh = way
+        if moved:
+            return [way]  # (its round makes progress, whatever comes after)
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _GiveUp
         if isinstance(st, A.Set):
             return [(self.setting(env, st.target, self.value(st.expr, env)), moved, fresh)]
         if isinstance(st, (A.AugSet, A.SetRandom)):
@@ -239,7 +267,7 @@ class _Proof:
         if isinstance(st, A.Move):
             return [(env, moved or self.certain_progress(st, fresh), frozenset())]
         if isinstance(st, (A.Deal, A.Swap)):
-            return [(env, moved, frozenset())]  # (triggers may move a parameter's card)
+            return [(env, moved, frozenset())]  # (it, or a trigger it fires, may move a parameter's card)
         if isinstance(st, (A.Let, A.LetRandom, A.Shuffle, A.Reveal, A.Pass)):
             return [way]
         if isinstance(st, A.Turn):
@@ -279,7 +307,7 @@ class _Proof:
         return False
 
     def setting(self, env, target, value) -> dict:
-        r = self.g.res.get(id(target))
+        r = self.res(target)
         if r is None or r[0] != "var":
             return env  # a player's or a card's variable, a local: not followed
         env = dict(env)
@@ -293,7 +321,7 @@ class _Proof:
         """Does ``st`` certainly move one card to a lighter zone?"""
         what = st.what
         src = None
-        r = self.g.res.get(id(what))
+        r = self.res(what)
         if isinstance(what, A.Name) and r is not None and r[0] == "slot":
             if self.params.get(r[1], (None, None))[1] == "card":  # (not a stack, not a set of cards)
                 src = self.zone_of(what, fresh)
@@ -311,7 +339,7 @@ class _Proof:
         """``e``'s value where it is known from ``env`` and literals, else _UNKNOWN."""
         if isinstance(e, (A.BoolLit, A.IntLit)):
             return e.value
-        r = self.g.res.get(id(e))
+        r = self.res(e)
         if isinstance(e, A.Name):
             if r is not None and r[0] == "var":
                 return env.get(r[1], _UNKNOWN)

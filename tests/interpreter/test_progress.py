@@ -206,6 +206,70 @@ play:
                        "some")
 
 
+def test_a_parameter_over_a_list_of_a_zone_s_cards_is_in_that_zone(tmp_path):
+    """A list made of a zone's cards (with a filter) is that zone's, for the
+    proof; a list moved as a whole comes from a place it does not know."""
+    rules = '''action lay(c in [x for x in hand(me) if x != "B"]) "lay {c}":
+  move c to table
+play:
+  move all_cards() to hand(0)
+  while not empty(hand(0)):
+    turn 0:
+      choose lay
+'''
+    assert _unique(tmp_path, rules)
+    # the same list from a function: not looked into
+    called = "function mine() = [x for x in hand(0) if x != \"B\"]\n" + rules.replace(
+        "c in [x for x in hand(me) if x != \"B\"]", "c in mine()")
+    assert not _unique(tmp_path, called, "called")
+    # a list moved back to the hand, from a place the proof does not know: the hand fills again
+    moved = rules.replace("      choose lay\n", "      choose lay\n      move [x for x in table] to hand(0)\n")
+    assert moved != rules and not _unique(tmp_path, moved, "moved")
+    assert _unique(tmp_path, moved.replace("to hand(0)", "to discard_pile"), "elsewhere")
+
+
+def test_where_a_secret_choice_s_card_lies_is_never_known(tmp_path):
+    """The choices of a round made in secret are carried out one after
+    another: another player's may have moved the card first."""
+    rules = '''action take(c in pile) "take {c}":
+  move c to table
+action back(c in pile) "back {c}":
+  move c to pile
+action draw "draw":
+  move top(pile) to hand(me)
+play:
+  move all_cards() to pile
+  while not empty(pile):
+    turn 0:
+      choose draw
+    simultaneously for p in players:
+      choose take, back
+'''
+    assert not _unique(tmp_path, rules)
+    # the same actions chosen in turn: each card is where it was chosen from
+    assert _unique(tmp_path, rules.replace("    simultaneously for p in players:\n      choose take, back\n",
+                                           "    turn 1:\n      choose take\n"), "in_turn")
+
+
+def test_the_proof_gives_up_past_its_budget(tmp_path):
+    """Actions that each set many flags to values not known, each choosing
+    the next: the ways through a round multiply, and the proof stops (no
+    proof) instead of following them all."""
+    flags = 9
+    lines = ["var n: int = 0"] + [f"var f{i}_{j}: bool = false" for i in range(3) for j in range(flags)]
+    for i in range(3):
+        lines.append(f'action a{i} "a{i}":')
+        for j in range(flags):
+            lines += ["  if n == 0:", f"    set f{i}_{j} = true", "  else:", f"    set f{i}_{j} = false"]
+        if i < 2:
+            lines.append(f"  choose a{i + 1}")
+        lines += ["  if " + " and ".join(f"f{i}_{j}" for j in range(flags)) + ":", "    pass", "  else:",
+                  "    end game"]
+    lines += ["play:", "  move all_cards() to pile", "  while not empty(pile):", "    turn 0:",
+              "      choose a0", "      move top(pile) to table"]
+    assert not _unique(tmp_path, "\n".join(lines) + "\n")
+
+
 def test_every_while_loop_must_be_proven(tmp_path):
     rules = DRAW + '''action wait "wait":
   pass
