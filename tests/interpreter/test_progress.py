@@ -37,6 +37,12 @@ def _unique(tmp_path, body: str, name="loop") -> bool:
     return load(path).machine.positions_unique
 
 
+def _play(choices: str, zone: str = "pile") -> str:
+    """A flow that puts every card in ``zone``, then gives player 1 turns
+    choosing among ``choices`` while it holds cards."""
+    return f"play:\n  move all_cards() to {zone}\n  while not empty({zone}):\n    turn 0:\n      choose {choices}\n"
+
+
 DRAW = '''action draw "draw":
   move top(pile) to hand(me)
 action lay(c in hand(me)) "lay {c}":
@@ -45,40 +51,20 @@ action lay(c in hand(me)) "lay {c}":
 
 
 def test_a_loop_that_draws_from_a_pile_nothing_refills_is_proven(tmp_path):
-    assert _unique(tmp_path, DRAW + '''play:
-  move all_cards() to pile
-  while not empty(pile):
-    turn 0:
-      choose draw
-''')
+    assert _unique(tmp_path, DRAW + _play("draw"))
     # laying a card on the table, where nothing takes cards from, is progress too
-    assert _unique(tmp_path, DRAW + '''play:
-  move all_cards() to pile
-  while not empty(pile):
-    turn 0:
-      choose draw, lay
-''')
+    assert _unique(tmp_path, DRAW + _play("draw, lay"))
 
 
 def test_a_round_that_may_put_the_cards_back_is_not_proven(tmp_path):
     back = DRAW + '''action give(c in hand(me)) "give {c}":
   move c to pile
-play:
-  move all_cards() to pile
-  while not empty(pile):
-    turn 0:
-      choose draw, give
-'''
+''' + _play("draw, give")
     assert not _unique(tmp_path, back)
     # the same through a trigger that refills the pile when a card reaches the table
     refill = DRAW + '''when c enters table:
   move c to pile
-play:
-  move all_cards() to pile
-  while not empty(pile):
-    turn 0:
-      choose draw, lay
-'''
+''' + _play("draw, lay")
     assert not _unique(tmp_path, refill, "refill")
 
 
@@ -152,22 +138,12 @@ def test_progress_must_be_certain(tmp_path):
         rules = f'''action lay(c in hand(me)) "lay":
 {effect}action wait "wait":
   pass
-play:
-  move all_cards() to hand(0)
-  while not empty(hand(0)):
-    turn 0:
-      choose lay
-'''
+''' + _play("lay", "hand(0)")
         assert not _unique(tmp_path, rules, name), name
     # the same loop with the plain move is proven (so each case above is refused for its reason)
     assert _unique(tmp_path, '''action lay(c in hand(me)) "lay":
   move c to table
-play:
-  move all_cards() to hand(0)
-  while not empty(hand(0)):
-    turn 0:
-      choose lay
-''', "plain")
+''' + _play("lay", "hand(0)"), "plain")
 
 
 def test_a_parameter_s_card_is_where_it_was_chosen_only_until_something_moves(tmp_path):
@@ -178,12 +154,7 @@ def test_a_parameter_s_card_is_where_it_was_chosen_only_until_something_moves(tm
   move c to pile
 action lay(c in hand(me)) "lay {c}":
   move c to table
-play:
-  move all_cards() to pile
-  while not empty(pile):
-    turn 0:
-      choose take, lay
-'''
+''' + _play("take, lay")
     assert not _unique(tmp_path, rules)
     assert _unique(tmp_path, rules.replace("  move c to pile\n", ""), "once")
 
@@ -211,12 +182,7 @@ def test_a_parameter_over_a_list_of_a_zone_s_cards_is_in_that_zone(tmp_path):
     proof; a list moved as a whole comes from a place it does not know."""
     rules = '''action lay(c in [x for x in hand(me) if x != "B"]) "lay {c}":
   move c to table
-play:
-  move all_cards() to hand(0)
-  while not empty(hand(0)):
-    turn 0:
-      choose lay
-'''
+''' + _play("lay", "hand(0)")
     assert _unique(tmp_path, rules)
     # the same list from a function: not looked into
     called = "function mine() = [x for x in hand(0) if x != \"B\"]\n" + rules.replace(
