@@ -44,7 +44,14 @@ that step 3 followed: it meets the same conditions, since the plain
 variables (all that the proof reads) are part of the position and so the
 same at both ends.  That way moves a
 card to a lighter zone, and that move was made between the two: a
-contradiction.  Loops inside the body (``for``, ``repeat``, a round of
+contradiction.  (If the decision lies inside a loop of the round, the
+first round of that loop is either wholly between the two visits or cut
+at the decision, its halves between them: the same splice.  What step 3
+takes on trust besides the variables holds of the game as played: a
+parameter's card lies where it was chosen until something moves, and
+the top of a pile is a card, or the game stops at a rule error.  A way
+dropped for a ``require`` that fails, an ``end game``, or a choice with
+no legal action is a game that stops there.)  Loops inside the body (``for``, ``repeat``, a round of
 secret choices, another ``while``) are followed zero or more times: their
 moves count for step 2, and for step 3 only in the first round of a loop
 that surely runs one (``for p in players``, ``repeat 2 times``).  A variable that a trigger (or
@@ -61,6 +68,7 @@ MAX_WAYS = 512  # ways through one round followed at once; past it, no proof
 MAX_STEPS = 20_000  # statements followed in all, over every way; past it, no proof
 
 _UNKNOWN = object()  # a condition's value not known here
+_DONE = ({}, True, frozenset())  # a way that made progress: nothing after it changes its verdict
 
 
 class _GiveUp(Exception):
@@ -94,6 +102,8 @@ class _Proof:
             self.weigh()
             return self.rounds_progress()
         except _GiveUp:
+            return False
+        except Exception:  # noqa: BLE001 - a form of the rules this proof misreads: no proof, and the game loads
             return False
 
     def res(self, e):
@@ -214,7 +224,7 @@ class _Proof:
         return None
 
     def zone_expr(self, e):
-        """The zone ``e`` names (``hand(p)``, ``meadow``), or None."""
+        """The zone ``e`` names (``hand(p)``, ``pile``), or None."""
         r = self.res(e)
         return r[1] if r is not None and r[0] == "zone" else None
 
@@ -252,7 +262,7 @@ class _Proof:
         """The ways on after ``st``, from ``way`` (a game that ends: none)."""
         env, moved, fresh = way
         if moved:
-            return [way]  # (its round makes progress, whatever comes after)
+            return [way]  # (_DONE: its round makes progress, whatever comes after)
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise _GiveUp
@@ -265,7 +275,7 @@ class _Proof:
         if isinstance(st, A.EndGame):
             return []
         if isinstance(st, A.Move):
-            return [(env, moved or self.certain_progress(st, fresh), frozenset())]
+            return [_DONE] if self.certain_progress(st, fresh) else [(env, moved, frozenset())]
         if isinstance(st, (A.Deal, A.Swap)):
             return [(env, moved, frozenset())]  # (it, or a trigger it fires, may move a parameter's card)
         if isinstance(st, (A.Let, A.LetRandom, A.Shuffle, A.Reveal, A.Pass)):
@@ -337,6 +347,9 @@ class _Proof:
 
     def value(self, e, env):
         """``e``'s value where it is known from ``env`` and literals, else _UNKNOWN."""
+        self.steps += 1  # (a condition is followed on every way: charged as statements are)
+        if self.steps > MAX_STEPS:
+            raise _GiveUp
         if isinstance(e, (A.BoolLit, A.IntLit)):
             return e.value
         r = self.res(e)

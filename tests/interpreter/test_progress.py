@@ -236,6 +236,28 @@ def test_the_proof_gives_up_past_its_budget(tmp_path):
     assert not _unique(tmp_path, "\n".join(lines) + "\n")
 
 
+def test_ways_that_made_progress_are_followed_as_one(tmp_path):
+    """Nothing after a way's progress changes its verdict: however many
+    ways there were before it (here 2**6, one for each set of flags), one
+    is left, so a long round after it is followed once."""
+    from rulelang import load_checked
+    from rulelang.ast import While
+    from interpreter.compiler.progress import _DONE, _Proof
+    from interpreter.compiler.tree import all_blocks
+
+    flags = "".join(f"    if size(table) == {j}:\n      set flag = true\n    else:\n      set flag = false\n"
+                    f"    set f{j} = flag\n" for j in range(6))
+    text = "".join(f"var f{j}: bool = false\n" for j in range(6)) + (
+        "play:\n  move all_cards() to pile\n  while not empty(pile):\n" + flags
+        + "    move top(pile) to table\n" + "    pass\n" * 50)
+    assert _unique(tmp_path, text)
+    g = load_checked(tmp_path / "loop.rules")
+    loop = next(st for b in all_blocks(g.play) for st in b if isinstance(st, While))
+    proof = _Proof(g, loop)
+    assert proof.holds()
+    assert proof.block(loop.body, [({}, False, frozenset())]) == [_DONE]
+
+
 def test_every_while_loop_must_be_proven(tmp_path):
     rules = DRAW + '''action wait "wait":
   pass
