@@ -43,7 +43,7 @@ class ActionChecks(CheckerBase):
                     if bound is not None:
                         self.expect(self.expr(bound, scope, ctx), "int", bound, "a number of cards")
                 t = "list:card"
-                if dt == "pile" or dt == "stack":
+                if dt in ("pile", "stack", "list:card"):
                     self.check_visible_domain(p)
             elif p.high is not None:
                 self.expect(self.expr(p.domain, scope, ctx), "int", p.domain, "a range bound")
@@ -99,8 +99,11 @@ class ActionChecks(CheckerBase):
 
     def check_visible_domain(self, p: A.ActionParam):
         """A card chosen by name must be one the chooser can see: choosing
-        among hidden cards by identity would tell the player what they are."""
+        among hidden cards by identity would tell the player what they are
+        (a list of a zone's cards too, filtered or not)."""
         d = p.domain
+        while isinstance(d, A.ListComp):
+            d = d.iter
         zone = None
         owner_is_me = False
         if isinstance(d, A.Name) and d.id in self.g.zones:

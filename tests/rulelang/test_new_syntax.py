@@ -323,6 +323,18 @@ def test_subsets_of_a_hidden_zone_is_rl117(domain):
     assert_error(text, "RL117", "action d(")
 
 
+@pytest.mark.parametrize("domain", ["[x for x in deck]", "[x for x in hand(1) if x != top(pot)]",
+                                    "[y for y in [x for x in hand(next(me))]]"])
+@pytest.mark.parametrize("kind", ["c in", "cs in subsets of"])
+def test_a_list_of_a_hidden_zone_s_cards_is_rl117(domain, kind):
+    """Choosing among a list of hidden cards by name tells as much as
+    choosing among the zone's: refused alike."""
+    text = rules(decls=f'action d({kind} {domain}) "d":\n  pass', turn="choose d")
+    assert_error(text, "RL117", "action d(")
+    seen = domain.replace("deck", "pot").replace("hand(1)", "hand(me)").replace("hand(next(me))", "hand(me)")
+    assert_clean(rules(decls=f'action d({kind} {seen}) "d":\n  pass', turn="choose d"))
+
+
 # ================================================================ invariants
 def test_always_invariant_parses():
     text = rules(decls='invariant size(pot) < 9 "plain"\nalways invariant size(pot) < 5 "always"\n'
