@@ -27,8 +27,8 @@ The proof, for one loop:
    known where it can be.  A way that reaches the loop's head again with
    its condition not known to be false must move one card, certainly, from
    a zone to a lighter one: an action's card parameter, moved before
-   anything else moves (it is still where it was chosen from), or the top,
-   bottom or an index of a pile.  (Where a card of an action chosen in
+   anything else moves (it is still where it was chosen from), the top,
+   bottom or an index of a pile, or a deal of a number of cards written out.  (Where a card of an action chosen in
    secret lies is never known: the choices of a ``simultaneously`` round
    are carried out one after another, and an earlier one may move it.)
 
@@ -276,6 +276,8 @@ class _Proof:
             return []
         if isinstance(st, A.Move):
             return [_DONE] if self.certain_progress(st, fresh) else [(env, moved, frozenset())]
+        if isinstance(st, A.Deal) and self.certain_deal(st, fresh):
+            return [_DONE]
         if isinstance(st, (A.Deal, A.Swap)):
             return [(env, moved, frozenset())]  # (it, or a trigger it fires, may move a parameter's card)
         if isinstance(st, (A.Let, A.LetRandom, A.Shuffle, A.Reveal, A.Pass)):
@@ -340,7 +342,18 @@ class _Proof:
             z = self.zone_of(what, fresh)
             if z is not None and self.g.zones[z].kind == "pile":  # (one card, where it is now)
                 src = z
-        dst = self.zone_of(st.dest, fresh)
+        return self.lighter(src, self.zone_of(st.dest, fresh))
+
+    def certain_deal(self, st: A.Deal, fresh) -> bool:
+        """Does the deal ``st`` certainly move a card to a lighter zone?  (A
+        number of cards written out, 1 or more: a pile that holds fewer stops
+        the game at a rule error.)"""
+        if not (isinstance(st.count, A.IntLit) and st.count.value >= 1):
+            return False
+        return self.lighter(self.zone_of(st.source, fresh), self.zone_of(st.dest, fresh))
+
+    def lighter(self, src, dst) -> bool:
+        """Is zone ``dst`` lighter than zone ``src`` (both known)?"""
         if src is None or dst is None or src == dst:
             return False
         return self.weight[src] > self.weight[dst]

@@ -56,6 +56,18 @@ def test_a_loop_that_draws_from_a_pile_nothing_refills_is_proven(tmp_path):
     assert _unique(tmp_path, DRAW + _play("draw, lay"))
 
 
+def test_a_deal_of_a_number_of_cards_written_out_is_progress(tmp_path):
+    """A deal from a pile that holds fewer cards stops the game, so a deal
+    of 1 or more moves a card; a deal of a parameter's number may move none."""
+    rules = '''param draws: int in 0..2 = 1
+action draw "draw":
+  deal 1 from pile to hand(me)
+''' + _play("draw")
+    assert _unique(tmp_path, rules)
+    assert not _unique(tmp_path, rules.replace("deal 1 from", "deal draws from"), "draws")
+    assert not _unique(tmp_path, rules.replace("deal 1 from", "deal 0 from"), "none")
+
+
 def test_a_round_that_may_put_the_cards_back_is_not_proven(tmp_path):
     back = DRAW + '''action give(c in hand(me)) "give {c}":
   move c to pile
