@@ -28,34 +28,39 @@ The proof, for one loop:
    its condition not known to be false must move one card, certainly, from
    a zone to a lighter one: an action's card parameter, moved before
    anything else moves (it is still where it was chosen from), the top,
-   bottom or an index of a pile, or a deal of a number of cards written out.  (Where a card of an action chosen in
-   secret lies is never known: the choices of a ``simultaneously`` round
-   are carried out one after another, and an earlier one may move it.)
+   bottom or an index of a pile, or a deal of a number of cards written
+   out.  (Where a card of an action chosen in secret lies is never known:
+   the choices of a ``simultaneously`` round are carried out one after
+   another, and an earlier one may move it.)
 
 Then no position comes back while the loop runs.  Say it did: the same
 position twice, at one decision, rounds apart (within a round, the flow's
 counted loops tell two visits apart, and a ``while`` loop inside it has a
-proof of its own: every one needs one).  The measure is equal at both, and no
-move raises it, so no move between them lowered it: no whole round lies
+proof of its own: every one needs one).  The measure is equal at both, and
+no move raises it, so no move between them lowered it: no whole round lies
 between them.  So the way from the first to the head of the loop, and the
 way from the head to the second, are the end and the start of two rounds;
 put together (the start first), they make one way through a round, and one
 that step 3 followed: it meets the same conditions, since the plain
 variables (all that the proof reads) are part of the position and so the
-same at both ends.  That way moves a
-card to a lighter zone, and that move was made between the two: a
-contradiction.  (If the decision lies inside a loop of the round, the
-first round of that loop is either wholly between the two visits or cut
-at the decision, its halves between them: the same splice.  What step 3
-takes on trust besides the variables holds of the game as played: a
-parameter's card lies where it was chosen until something moves, and
-the top of a pile is a card, or the game stops at a rule error.  A way
-dropped for a ``require`` that fails, an ``end game``, or a choice with
-no legal action is a game that stops there.)  Loops inside the body (``for``, ``repeat``, a round of
-secret choices, another ``while``) are followed zero or more times: their
-moves count for step 2, and for step 3 only in the first round of a loop
-that surely runs one (``for p in players``, ``repeat 2 times``).  A variable that a trigger (or
-``after every action``, ``before every turn``) sets is never known.
+same at both ends.  That way moves a card to a lighter zone, and that move
+was made between the two: a contradiction.
+
+- If the decision lies inside a loop of the round, the first round of that
+  loop is either wholly between the two visits or cut at the decision, its
+  halves between them: the same splice.
+- What step 3 takes on trust besides the variables holds of the game as
+  played: a parameter's card lies where it was chosen until something
+  moves, and the top of a pile is a card, or the game stops at a rule
+  error.
+- A way dropped for a ``require`` that fails, an ``end game``, or a choice
+  with no legal action is a game that stops there.
+- Loops inside the body (``for``, ``repeat``, a round of secret choices,
+  another ``while``) are followed zero or more times: their moves count for
+  step 2, and for step 3 only in the first round of a loop that surely runs
+  one (``for p in players``, ``repeat 2 times``).
+- A variable that a trigger (or ``after every action``, ``before every
+  turn``) sets is never known.
 """
 
 from __future__ import annotations
