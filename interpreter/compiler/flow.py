@@ -23,8 +23,8 @@ from .flow_cards import CardStatements
 from .fusion import fuse_blocks
 from .helpers import too_big, too_long
 from .tree import all_blocks, preamble
-from .simultaneous import compile_simultaneous
 from .progress import proven as progress_proven
+from .simultaneous import compile_simultaneous
 from .triggers import Triggers
 
 

@@ -106,9 +106,7 @@ class _Proof:
             self.volatile = self.assigned([t.body for t in self.g.triggers])
             self.weigh()
             return self.rounds_progress()
-        except _GiveUp:
-            return False
-        except Exception:  # noqa: BLE001 - a form of the rules this proof misreads: no proof, and the game loads
+        except Exception:  # noqa: BLE001 - _GiveUp, or a form of the rules this proof misreads: no proof, and the game loads
             return False
 
     def res(self, e):

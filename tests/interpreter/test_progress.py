@@ -31,9 +31,14 @@ var flag: bool = false
 '''
 
 
+def _write(path, body: str) -> None:
+    """A game of HEAD, ``body`` and an outcome, written at ``path``."""
+    path.write_text(HEAD + body + "outcome(p):\n  score 0\n", encoding="utf-8")
+
+
 def _unique(tmp_path, body: str, name="loop") -> bool:
     path = tmp_path / f"{name}.rules"
-    path.write_text(HEAD + body + "outcome(p):\n  score 0\n", encoding="utf-8")
+    _write(path, body)
     return load(path).machine.positions_unique
 
 
@@ -346,7 +351,7 @@ def test_a_game_proven_to_make_progress_never_repeats_a_position(text, seed):
     flow stands)."""
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "drawn.rules"
-        path.write_text(HEAD + text + "outcome(p):\n  score 0\n", encoding="utf-8")
+        _write(path, text)
         game = load(path)
     if not game.machine.positions_unique:
         return
