@@ -39,6 +39,7 @@ from rulelang import ast as A
 
 from .fuzz import POLICIES, PREFIX_STEPS
 from .game import load
+from .hypothesis_search import own_draws_only, search_settings
 from .runtime import RuleError, cell_text
 
 
@@ -242,15 +243,12 @@ def _replaying(choices):
 
 
 def _search(ga, gb, counts, examples, max_actions, seed, report, progress):
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
+    from hypothesis import given
     from hypothesis import strategies as st
 
     last = {}
 
-    @hseed(seed)
-    @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck),
-              phases=[Phase.generate, Phase.shrink], report_multiple_bugs=False, print_blob=False)
+    @search_settings(seed, examples)
     @given(inputs=st.tuples(st.sampled_from(counts), st.integers(0, 2**31 - 1), st.binary(max_size=2 * PREFIX_STEPS),
                             st.sampled_from(POLICIES), st.integers(0, 2**31 - 1)))
     def run(inputs):
@@ -281,7 +279,8 @@ def _search(ga, gb, counts, examples, max_actions, seed, report, progress):
             report.actions += len(played)
 
     try:
-        run()
+        with own_draws_only():
+            run()
     except _Differs:
         return last["found"]
     return None

@@ -56,6 +56,7 @@ from .fuzz_deal import same_deal
 from .fuzz_seats import SeatLog
 from .fuzz_shrink import Shrinking
 from .game import Game, load
+from .hypothesis_search import own_draws_only, search_settings
 from .record import game_record
 from .runtime import RuleError
 
@@ -162,17 +163,13 @@ class _Fuzzer(Shrinking):
 
     def search(self, skip) -> tuple | None:
         """One Hypothesis search; returns (finding inputs, _Found) or None."""
-        from hypothesis import HealthCheck, Phase, given, settings
-        from hypothesis import seed as hseed
+        from hypothesis import given
         from hypothesis import strategies as st
 
         last = {}
         stall = not {"cycle", "endless"} <= skip  # stalling only serves to find a game that need not end
 
-        @hseed(self.seed)
-        @settings(max_examples=self.examples, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-                  report_multiple_bugs=False, print_blob=False)
+        @search_settings(self.seed, self.examples)
         # One draw of a tuple: Hypothesis spends about half as long on it as
         # on six draws from st.data(), and shrinks it the same way.
         @given(inputs=st.tuples(
@@ -241,7 +238,8 @@ class _Fuzzer(Shrinking):
                     break
 
         try:
-            run()
+            with own_draws_only():
+                run()
         except _Found:
             return last["inputs"], last["found"]
         except _OutOfTime:
