@@ -149,7 +149,7 @@ def generate_step(m, ns, sa):
         slot = int(sa.sealed)
         lines.append(f"    L[{slot}] = L[{slot}] + ((st.me, tuple(action)),)")
     body = int(sa.body_pc)
-    written = _flow_in_step(m, ns, body) if m.flow_fns[body] is not None else None
+    written = _flow_in_step(m, ns, body, not cards) if m.flow_fns[body] is not None else None
     # the budgets of a step, as Machine.run fills them; the flow written in counts its
     # rounds in a local, _r, handed to the machine if the VM goes on from there. Where the
     # flow is written in, st.pc is set where it stops (a choice, the end), where it fails (its
@@ -183,7 +183,7 @@ def generate_step(m, ns, sa):
     return ns.define("\n".join(lines) + "\n", name)
 
 
-def _flow_in_step(m, ns, body: int) -> list | None:
+def _flow_in_step(m, ns, body: int, last: bool = False) -> list | None:
     """The lines of the flow function that starts at ``body`` (see
     :func:`generate`), to be written in an action's step in place of a
     call to it: in a ``while`` that each of its ``return`` lines leaves
@@ -192,13 +192,16 @@ def _flow_in_step(m, ns, body: int) -> list | None:
     ``break`` would not leave (a loop with a stop inside is not written as a
     Python loop: see :meth:`_Writer.loop`, so this is a guard), save the
     game's end (``return -1`` after ``st.is_terminal``), raised out of the
-    loops as :class:`_Ended`."""
+    loops as :class:`_Ended`.  ``last``: nothing follows the flow in the
+    step (no card to forget), so where the flow stops (a choice, the end:
+    ``return -1``) the step returns, from inside its loops too."""
     writer = _Writer(m, ns)
     writer.rounds_at = "_r"  # the step's local (see generate_step)
     flow = writer.function(body)  # (L = st.L; p = body; try: ...; except BaseException: ...)
     ended = ns.ref(_Ended)
-    out = returns_left(flow[3:-3], lambda value: [f"pc = {value}", "break"],
-                       lambda value: [f"raise {ended}"] if value == "-1" else None)
+    stop = ["return"] if last else [f"raise {ended}"]
+    out = returns_left(flow[3:-3], lambda value: ["return"] if last and value == "-1" else [f"pc = {value}", "break"],
+                       lambda value: stop if value == "-1" else None)
     if out is None:
         return None
     caught = [f"        except {ended}:", "            pc = -1"] if any(f"raise {ended}" in x for x in out) else []

@@ -412,15 +412,19 @@ def test_a_step_whose_flow_is_written_in_sets_its_pc_only_where_it_stops_or_fail
     assert states[0].get_var("y") == 1 and states[0].pc == states[1].pc  # the second choice's, as the VM's
 
 
-@pytest.mark.parametrize("first", ["", "  turn 0:\n    choose wait\n"])  # in the game's first flow, or after an action
+@pytest.mark.parametrize("first", ["", "  turn 0:\n    choose wait\n", "  turn 0:\n    choose pick\n"],
+                         ids=["flow", "step", "step forgetting"])  # in the game's first flow, or after an action
 @pytest.mark.parametrize("ends", [True, False])
 def test_a_loop_the_game_may_end_in_is_written_as_a_loop_and_ends_as_the_vm_s(tmp_path, first, ends):
     """A loop with no decision that may end the game is a Python loop (not
-    handed back to the VM at each round); in a step, the end is raised
-    out of the loops around it and the step stops there, as the VM does."""
+    handed back to the VM at each round); in a step, the step returns from
+    inside the loops, or, where the players must then forget where the
+    card it names went, the end is raised out of the loops around it and
+    the step stops there, as the VM does."""
     play = (f"play:\n{first}  repeat 5 times as r:\n    set y = y * 10 + r\n    repeat 2 times:\n"
             f"      set x += 1\n      if x == {3 if ends else 99}:\n        end game\n  turn 0:\n    choose wait\n")
-    results = [outcome(tmp_path, play, plain) for plain in (False, True)]
+    head = HEAD + 'action pick(c in deck) "pick {c}":\n  pass\n'
+    results = [outcome(tmp_path, play, plain, head) for plain in (False, True)]
     expected = ("ok", 3, 1) if ends else ("ok", 10, 1234)  # (ended at x == 3, in round 1; or all five rounds)
     assert results[0] == results[1] == expected
     game = loaded(tmp_path / "generated.rules")
@@ -431,9 +435,12 @@ def test_a_loop_the_game_may_end_in_is_written_as_a_loop_and_ends_as_the_vm_s(tm
     flows = [part for part in source.split("\ndef ") if part.startswith("_step0(" if first else "_flow0(")]
     # the loops written (the step's own while True besides), the end inside them
     assert flows and all(part.count("while True:") >= 2 + bool(first) for part in flows)
-    assert all(re.search(r"is_terminal = True\n\s+(return -1|raise _k\d+)\n", part) for part in flows)
-    if first:  # the step writes its flow in (no call), the end raised out of its loops and caught
-        assert all("](st)" not in part and re.search(r"except _k\d+:\n\s+pc = -1\n", part) for part in flows)
+    forgets = "pick" in first
+    ends_with = r"raise _k\d+" if forgets else r"return" if first else r"return -1"
+    assert all(re.search(r"is_terminal = True\n\s+" + ends_with + "\n", part) for part in flows)
+    if first:  # the step writes its flow in (no call); the end raised out of its loops and caught
+        assert all("](st)" not in part for part in flows)
+        assert all(bool(re.search(r"except _k\d+:\n\s+pc = -1\n", part)) == forgets for part in flows)
 
 
 RANKED = HEAD.replace('cards:\n  "A"\n  "B"\n', 'card attributes: rank: int\ncard var value: int = 0\ncards:\n'
