@@ -170,14 +170,13 @@ def with_source(f, exprs: Expressions, lines, span):
     """``f`` with the same steps as source ``lines``, to be written inline
     where the flow is generated (fusion, flowgen); a failure names ``span``."""
     f.source = lines
-    f.flow = ("block", tuple(in_try(exprs, lines, span)))
+    f.flow = ("block", tuple(statement_lines(exprs.ns, lines, span)))
     return f
 
 
-def in_try(exprs: Expressions, lines, span) -> list:
-    """``lines`` in a try block whose error names ``span`` (as a fused block's steps)."""
-    return ["try:"] + [f"    {line}" for line in lines] + [
-        "except _Errors as err:", f"    raise _at(err, {exprs.ns.ref(span, '_s')}) from None"]
+def statement_lines(ns, lines, span) -> list:
+    """``lines`` marked as one statement's, whose error names ``span`` (see .source.marked)."""
+    return [f"@span {ns.ref(span, '_s')}", *lines, "@end"]
 
 
 def move_to_cell(exprs: Expressions, s, what, dest, take, land, m: Machine):

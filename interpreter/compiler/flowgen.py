@@ -23,7 +23,9 @@ to the VM (``Machine.run``), with no VM step per op:
 A function returns the next pc for the VM, or -1 once it has stopped the
 state (``st.pc`` set at a decision or the end).  If a step fails it sets
 ``st.pc`` to that step's pc, so the error names the step's line, as the VM
-does.  Functions are generated the first time the flow starts from their
+does: the lines carry marks (``@pc N``, a statement's ``@span``) that
+:func:`.source.marked` takes out into a table the function's one handler
+reads (:func:`.helpers.failed`), so no statement needs a ``try`` of its own.  Functions are generated the first time the flow starts from their
 pc (:func:`install`): loading a game compiles none, so ``rulerun check``
 pays nothing for them.  Like every generated source, they are built from
 generated names and ints only (:mod:`.source`).
@@ -54,6 +56,7 @@ from ..machine import _went_round as rounds_exceeded
 from .. import machine as vm
 from ..runtime import DECIDE, END, EXEC, JF, JMP, RANDOM, RuleError, no_choice
 from .site_cache import cached_site
+from .source import MARK
 from .sites import generate_site, returns_left
 from .inline import inline_source
 from .fusion import SLOT_STEPS, slot_step
@@ -149,7 +152,8 @@ def generate_step(m, ns, sa):
         slot = int(sa.sealed)
         lines.append(f"    L[{slot}] = L[{slot}] + ((st.me, tuple(action)),)")
     body = int(sa.body_pc)
-    written = _flow_in_step(m, ns, body, not cards) if m.flow_fns[body] is not None else None
+    where = {}
+    written = _flow_in_step(m, ns, body, where_of(ns, name, where), not cards) if m.flow_fns[body] is not None else None
     # the budgets of a step, as Machine.run fills them; the flow written in counts its
     # rounds in a local, _r, handed to the machine if the VM goes on from there. Where the
     # flow is written in, st.pc is set where it stops (a choice, the end), where it fails (its
@@ -180,10 +184,10 @@ def generate_step(m, ns, sa):
               f"        raise {mach}.placed(st, err) from None"]
     for c, z, b in cards:  # in the order of the parameters, as each forgetting changes what the next sees
         lines += [f"    if {b}:"] + [f"        {line}" for line in forget_source(m, ns, c, z, b)]
-    return ns.define("\n".join(lines) + "\n", name)
+    return ns.define("\n".join(lines) + "\n", name, where)
 
 
-def _flow_in_step(m, ns, body: int, last: bool = False) -> list | None:
+def _flow_in_step(m, ns, body: int, where: str, last: bool = False) -> list | None:
     """The lines of the flow function that starts at ``body`` (see
     :func:`generate`), to be written in an action's step in place of a
     call to it: in a ``while`` that each of its ``return`` lines leaves
@@ -192,12 +196,13 @@ def _flow_in_step(m, ns, body: int, last: bool = False) -> list | None:
     ``break`` would not leave (a loop with a stop inside is not written as a
     Python loop: see :meth:`_Writer.loop`, so this is a guard), save the
     game's end (``return -1`` after ``st.is_terminal``), raised out of the
-    loops as :class:`_Ended`.  ``last``: nothing follows the flow in the
+    loops as :class:`_Ended`.  ``where``: the name of the step's dict of
+    its lines' pcs and spans (see .source.marked).  ``last``: nothing follows the flow in the
     step (no card to forget), so where the flow stops (a choice, the end:
     ``return -1``) the step returns, from inside its loops too."""
     writer = _Writer(m, ns)
     writer.rounds_at = "_r"  # the step's local (see generate_step)
-    flow = writer.function(body)  # (L = st.L; p = body; try: ...; except BaseException: ...)
+    flow = writer.function(body, where)  # (L = st.L; @pc body; try: ...; except BaseException: ...)
     ended = ns.ref(_Ended)
     stop = ["return"] if last else [f"raise {ended}"]
     out = returns_left(flow[3:-3], lambda value: ["return"] if last and value == "-1" else [f"pc = {value}", "break"],
@@ -205,12 +210,19 @@ def _flow_in_step(m, ns, body: int, last: bool = False) -> list | None:
     if out is None:
         return None
     caught = [f"        except {ended}:", "            pc = -1"] if any(f"raise {ended}" in x for x in out) else []
-    return [f"        p = {int(body)}", "        try:", "            while True:"] + \
+    return [f"        @pc {int(body)}", "        try:", "            while True:"] + \
         ["        " + line for line in out] + ["                break",  # (every way through returns: a guard)
                                               *caught,
-                                              "        except BaseException:",
-                                              "            st.pc = p",
+                                              "        except BaseException as err:",
+                                              f"            _failed(st, err, {where})",
                                               "            raise"]
+
+
+def where_of(ns, name: str, where: dict) -> str:
+    """The name, fixed by the function's own, of its dict of lines (see .source.marked)."""
+    key = f"_w{name}"
+    ns.ns[key] = where
+    return key
 
 
 class _Ended(Exception):
@@ -241,8 +253,9 @@ def forget_source(m, ns, c: str, z: str, b: str) -> list:
 
 def generate(m, ns, start: int):
     name = f"_flow{int(start)}"
-    body = _Writer(m, ns).function(start)
-    return ns.define(f"def {name}(st):\n" + "\n".join(body) + "\n", name)
+    writer = _Writer(m, ns)
+    body = writer.function(start, where_of(ns, name, writer.where))
+    return ns.define(f"def {name}(st):\n" + "\n".join(body) + "\n", name, writer.where)
 
 
 _STATE_SLOT = re.compile(r"(?<![A-Za-z0-9_.])st\.L\[")
@@ -277,6 +290,7 @@ class _Writer:
         self.ns = ns
         self.m = m
         self.lines = []
+        self.where = {}  # line -> (pc, span), filled as the function is defined (see .source.marked)
         self.left = BUDGET
         self.rounds = False  # does the function count a loop's rounds (its local k)?
         self.blocks = 1  # the loops and try blocks around what is being written (the function's try)
@@ -286,10 +300,14 @@ class _Writer:
     def out(self, depth, line):
         self.lines.append("    " * depth + line)
 
-    def function(self, start):
+    def function(self, start, where: str):
+        """A function's body: the flow from ``start``, where a failing step
+        sets ``st.pc`` to its pc, and an error of evaluation names its
+        statement (the marks of the lines, read by helpers.failed from the
+        dict named ``where``)."""
         self.region(start, None, frozenset(), 2, frozenset())
-        head = ["    L = st.L", f"    p = {int(start)}", "    try:"]
-        tail = ["    except BaseException:", "        st.pc = p", "        raise"]
+        head = ["    L = st.L", f"    @pc {int(start)}", "    try:"]
+        tail = ["    except BaseException as err:", f"        _failed(st, err, {where})", "        raise"]
         return head + [local_slots(line) for line in self.lines] + tail
 
     # ------------------------------------------------------------ steps
@@ -301,11 +319,11 @@ class _Writer:
         elif kind is not None and kind[0] == "count":  # a coverage probe
             self.out(depth, f"{self.ns.ref(kind[1])}[{int(kind[2])}] += 1")
         elif kind is not None and kind[0] == "enter":  # a turn starts: whose is it?
-            self.out(depth, f"p = {pc}")
+            self.out(depth, f"@pc {pc}")
             self.out(depth, f"L[{int(kind[1])}] = st.me")
             self.out(depth, f"st.me = {self.value(kind[2])}")
         elif kind is not None and kind[0] == "for":  # a for loop starts: its items, rotated to its first
-            self.out(depth, f"p = {pc}")
+            self.out(depth, f"@pc {pc}")
             items, cnt, seq = int(kind[1]), int(kind[2]), kind[3]
             if len(kind) == 5:
                 self.out(depth, f"_xs = tuple({seq})")
@@ -315,15 +333,15 @@ class _Writer:
                 self.out(depth, f"L[{items}] = tuple({seq})")
             self.out(depth, f"L[{cnt}] = 0")
         elif kind is not None and kind[0] == "set":  # flow slots set (a repeat's count and round...)
-            self.out(depth, f"p = {pc}")
+            self.out(depth, f"@pc {pc}")
             for slot, src in kind[1]:
                 self.out(depth, f"L[{int(slot)}] = {src}")
-        elif kind is not None and kind[0] == "block" and self.blocks < MAX_BLOCKS:  # fused steps (each a try)
-            self.out(depth, f"p = {pc}")
+        elif kind is not None and kind[0] == "block" and self.blocks < MAX_BLOCKS:  # fused steps (marked lines)
+            self.out(depth, f"@pc {pc}")
             for line in kind[1]:
                 self.out(depth, line)
         else:
-            self.out(depth, f"p = {pc}")
+            self.out(depth, f"@pc {pc}")
             self.out(depth, f"{self.ns.ref(f)}(st)")
 
     def test(self, depth, pc, f):
@@ -335,9 +353,9 @@ class _Writer:
         if kind is not None and kind[0] == "below":  # repeat N times: round < N?
             return f"L[{int(kind[1])}] < L[{int(kind[2])}]", []
         if kind is not None and kind[0] == "fires":  # a trigger's test; its true side notes its card
-            self.out(depth, f"p = {pc}")
+            self.out(depth, f"@pc {pc}")
             return f"({kind[1]})", list(kind[2])
-        self.out(depth, f"p = {pc}")
+        self.out(depth, f"@pc {pc}")
         return self.value(f), []
 
     def value(self, f) -> str:
@@ -402,7 +420,7 @@ class _Writer:
     def branch(self, pc, stop, stops, depth, path):
         mark = len(self.lines)
         self.region(pc, stop, stops, depth, path)
-        if len(self.lines) == mark:
+        if all(line.lstrip().startswith(MARK) for line in self.lines[mark:]):  # (marks are taken out)
             self.out(depth, "pass")
 
     def round(self, depth, top):
@@ -410,7 +428,7 @@ class _Writer:
         count = "k" if self.rounds else self.rounds_at
         self.out(depth, f"{count} -= 1")
         self.out(depth, f"if {count} < 0:")
-        self.out(depth + 1, f"p = {int(top)}")
+        self.out(depth + 1, f"@pc {int(top)}")
         self.out(depth + 1, f"{self.ns.ref(rounds_exceeded)}({self.ns.ref(self.code[top][3], '_s')})")
 
     def loop(self, top, exit_, stops, depth, path) -> bool:

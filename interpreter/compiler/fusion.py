@@ -12,6 +12,7 @@ from rulelang import ast as A
 from ..runtime import EXEC, JF, JMP, MAX_LIST, MAX_VALUE
 from .expressions import Expressions
 from .inline import inline_source
+from .effects import statement_lines
 from .source import lit
 from .slots import slot_source
 
@@ -122,14 +123,14 @@ def block_fn(exprs: Expressions, steps):
     statement or None)]; a failing step still reports its own span."""
     ns = exprs.ns
     name = ns.fresh("_b")
-    lines = [f"def {name}(st):"]
+    body = []
     for f, span, s in steps:
         kind = getattr(f, "flow", None)
         if kind is not None and kind[0] == "count":  # a coverage probe: cannot fail
-            lines.append(f"    {ns.ref(kind[1])}[{int(kind[2])}] += 1")
+            body.append(f"{ns.ref(kind[1])}[{int(kind[2])}] += 1")
             continue
         if kind is not None and kind[0] in SLOT_STEPS:
-            lines.append(f"    {slot_step(kind)}")
+            body.append(slot_step(kind))
             continue
         src = simple_stmt(exprs, s) if s is not None else getattr(f, "source", None)  # (a move's own)
         if src is None and kind is not None and kind[0] == "enter":  # a turn starts: whose is it?
@@ -140,10 +141,11 @@ def block_fn(exprs: Expressions, steps):
             src = [f"st.L[{int(slot)}] = {value}" for slot, value in kind[1]]
         if src is None:
             src = [f"{ns.ref(f)}(st)"]
-        lines.append("    try:")
-        lines.extend(f"        {line}" for line in src)
-        lines.append("    except _Errors as err:")
-        lines.append(f"        raise _at(err, {ns.ref(span, '_s')}) from None")
-    f = ns.define("\n".join(lines) + "\n", name)
-    f.flow = ("block", tuple(line[4:] for line in lines[1:]))  # its body, written inline by .flowgen
+        body += statement_lines(ns, src, span)
+    where = {}
+    lines = [f"def {name}(st):", "    try:", *(f"        {line}" for line in body),
+             "    except BaseException as err:", f"        _failed(st, err, _w{name})", "        raise"]
+    ns.ns[f"_w{name}"] = where
+    f = ns.define("\n".join(lines) + "\n", name, where)
+    f.flow = ("block", tuple(body))  # its body, written inline by .flowgen
     return f

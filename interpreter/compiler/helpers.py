@@ -31,11 +31,28 @@ def guarded(f, what, span):
     return guarded
 
 
+ERRORS = EVAL_ERRORS + (RuleError,)  # what a statement's span is given to (see at)
+
+
 def at(err, span):
     """A rule error at ``span`` for an error raised by one step of a block."""
     if isinstance(err, RuleError):
         return err if err.span is not None else RuleError(err.message, span)
     return RuleError(_explain(err), span)
+
+
+def failed(st, err, where) -> None:
+    """A generated function failed with ``err`` (in its ``except
+    BaseException`` clause, which raises it again after): the state stands
+    at the pc of the line it failed at, if the function sets one, and an
+    error of evaluation there is raised as a rule error naming that line's
+    statement (``where``: line -> (pc, span), filled by
+    :func:`.source.marked`)."""
+    pc, span = where.get(err.__traceback__.tb_lineno, (None, None))
+    if pc is not None:
+        st.pc = pc
+    if span is not None and isinstance(err, ERRORS):
+        raise at(err, span) from None
 
 
 # ------------------------------------------------------------ bounds
@@ -491,5 +508,6 @@ GENERATED_NAMES = {
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
     "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
-    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_mul_late": mul_late, "_big": too_big, "_long": too_long, "_at": at, "_own_cvars": own_card_vars, "_own_cells": own_cells, "_Errors": EVAL_ERRORS + (RuleError,),
+    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_mul_late": mul_late, "_big": too_big, "_long": too_long, "_at": at, "_own_cvars": own_card_vars, "_own_cells": own_cells, "_Errors": ERRORS,
+    "_failed": failed,
 }

@@ -48,8 +48,12 @@ class Namespace:
         self.counter += 1
         return f"{prefix}{self.counter}"
 
-    def define(self, src: str, name: str):
-        """Compile ``src`` (which defines ``name``) and return that function."""
+    def define(self, src: str, name: str, where=None):
+        """Compile ``src`` (which defines ``name``) and return that function.
+        ``where``, a dict, is filled from the marks in ``src`` (see
+        :func:`marked`), which are taken out of it."""
+        if where is not None:
+            src = marked(src, self.ns, where)
         _allowed(src)
         self.sources.append(src)
         code = _CODE.get(src)
@@ -73,6 +77,52 @@ class Namespace:
                 _CODE.clear()
             code = _CODE[("eval", src)] = compile(src, "<rulelang:fold>", "eval")
         return eval(code, self.ns)  # noqa: S307 - generated names and ints only
+
+
+# Marks in a generated function's lines (each a line of its own, never in the source compiled):
+# "@pc N" where the flow comes to pc N (see .flowgen), "@span NAME" and "@end" around the lines
+# of one statement, whose span is named NAME in the namespace.
+MARK = "@"
+
+
+def marked(src: str, ns: dict, where: dict) -> str:
+    """``src`` without its marks; ``where`` is filled with line number ->
+    (pc, span) for the lines they mark (helpers.failed reads it when a line
+    fails).  A line's pc is that of the last ``@pc`` mark before it at its
+    indentation or less (a mark inside a branch or a loop holds until the
+    block ends); its span is that of the innermost ``@span`` around it.
+    Between two marks stand only steps that cannot fail, so a line's pc is
+    the one the flow last came to wherever an error can arise.  Writing the
+    lines of a statement thus, not each in a ``try`` block of its own, keeps
+    the code that runs together: no jump over a handler at each statement."""
+    where.clear()
+    out, spans, scope = [], [], []  # (the span names open, the (indentation, pc) marks in scope)
+    for line in src.split("\n"):
+        text = line.lstrip(" ")
+        indent = len(line) - len(text)
+        if text.startswith(MARK):
+            word, _, arg = text.partition(" ")
+            if word == "@pc":
+                while scope and scope[-1][0] >= indent:
+                    scope.pop()
+                scope.append((indent, int(arg)))
+            elif word == "@span":
+                spans.append(ns[arg])
+            elif word == "@end":
+                spans.pop()
+            else:  # pragma: no cover - a bug guard
+                raise AssertionError(f"unknown mark in generated source: {word}")
+            continue
+        out.append(line)
+        if text:
+            while scope and scope[-1][0] > indent:
+                scope.pop()
+        pc = scope[-1][1] if scope else None
+        span = spans[-1] if spans else None
+        if pc is not None or span is not None:
+            where[len(out)] = (pc, span)
+    assert not spans, "a span mark left open"
+    return "\n".join(out)
 
 
 def _allowed(src: str) -> None:
