@@ -25,8 +25,13 @@ state (``st.pc`` set at a decision or the end).  If a step fails it sets
 ``st.pc`` to that step's pc, so the error names the step's line, as the VM
 does: the lines carry marks (``@pc N``, a statement's ``@span``) that
 :func:`.source.marked` takes out into a table the function's one handler
-reads (:func:`.helpers.failed`), so no statement needs a ``try`` of its own.  Functions are generated the first time the flow starts from their
-pc (:func:`install`): loading a game compiles none, so ``rulerun check``
+reads (:func:`.helpers.failed`), so no statement needs a ``try`` of its
+own.  The rule the writer keeps: every line that can fail (a step, a test,
+a round's check against the bound) comes right after a ``@pc`` mark of its
+own at its indentation; the lines between (a loop's counter and test, a
+slot set, the end of a round) cannot fail.  Functions are generated the
+first time the flow starts from their pc (:func:`install`): loading a game
+compiles none, so ``rulerun check``
 pays nothing for them.  Like every generated source, they are built from
 generated names and ints only (:mod:`.source`).
 

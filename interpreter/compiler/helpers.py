@@ -47,7 +47,8 @@ def failed(st, err, where) -> None:
     at the pc of the line it failed at, if the function sets one, and an
     error of evaluation there is raised as a rule error naming that line's
     statement (``where``: line -> (pc, span), filled by
-    :func:`.source.marked`)."""
+    :func:`.source.marked`; every line of a function's body is in it, its
+    first mark standing for the whole body)."""
     pc, span = where.get(err.__traceback__.tb_lineno, (None, None))
     if pc is not None:
         st.pc = pc
@@ -508,6 +509,6 @@ GENERATED_NAMES = {
     "_index": index, "_incr": strictly_increasing, "_decr": strictly_decreasing,
     "_can": can, "_can_now": can_now, "_wide": search_too_wide, "_tick": tick, "_charge": charge, "_stack_of": stack_of, "_subsets": subsets,
     "_open_cells": open_cells, "_neighbours": neighbours, "_cell_of": cell_of, "_corners": corners,
-    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_mul_late": mul_late, "_big": too_big, "_long": too_long, "_at": at, "_own_cvars": own_card_vars, "_own_cells": own_cells, "_Errors": ERRORS,
+    "_lines": lines, "_groups": groups, "_mask_and": mask_and, "_mask_or": mask_or, "_seat": seat, "_mul": mul, "_mul_late": mul_late, "_big": too_big, "_long": too_long, "_own_cvars": own_card_vars, "_own_cells": own_cells,
     "_failed": failed,
 }
