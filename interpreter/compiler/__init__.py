@@ -8,6 +8,8 @@ only those above it:
   (``least_sum_at_least``, ``members_of``, ``can``, ``stack_of``...).
 - :mod:`.source`: the namespace of all generated Python source, and the
   allowlist that keeps rules text out of it.
+- :mod:`.failures`: an error of evaluation made a rule error naming its
+  line of the rules (a value computed at load time, a generated function).
 - :mod:`.chance`: chance steps (a random pick, a shuffle).
 - :mod:`.layout`: where cards, zones and variables live in a state;
   variable defaults and the deck.

@@ -14,7 +14,7 @@ from rulelang.diagnostics import NO_SPAN
 
 from ..machine import Machine, ZoneDef
 from ..runtime import RuleError
-from .helpers import guarded
+from .failures import guarded
 from .purity import is_scalar
 from .slots import slot_list
 

@@ -13,7 +13,7 @@ from rulelang import ast as A
 from rulelang.checker import CheckedGame
 
 from .expressions import Expressions, is_const
-from .helpers import guarded
+from .failures import guarded
 from .tree import walk
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load
-from interpreter.compiler.helpers import failed
+from interpreter.compiler.failures import failed
 from interpreter.compiler.source import Namespace, marked
 from interpreter.runtime import RuleError
 
