@@ -25,14 +25,15 @@ state (``st.pc`` set at a decision or the end).  If a step fails it sets
 ``st.pc`` to that step's pc, so the error names the step's line, as the VM
 does: the lines carry marks (``@pc N``, a statement's ``@span``) that
 :func:`.source.marked` takes out into a table the function's one handler
-reads (:func:`.helpers.failed`), so no statement needs a ``try`` of its
+reads (:func:`.failures.failed`), so no statement needs a ``try`` of its
 own.  The rule the writer keeps: every line that can fail (a step, a test,
 a round's check against the bound) comes right after a ``@pc`` mark of its
 own at its indentation; the lines between (a loop's counter and test, a
-slot set, the end of a round) cannot fail.  Functions are generated the
-first time the flow starts from their pc (:func:`install`): loading a game
-compiles none, so ``rulerun check``
-pays nothing for them.  Like every generated source, they are built from
+slot set, the end of a round) cannot fail.
+
+Functions are generated the first time the flow starts from their pc
+(:func:`install`): loading a game compiles none, so ``rulerun check`` pays
+nothing for them.  Like every generated source, they are built from
 generated names and ints only (:mod:`.source`).
 
 Steps that carry a ``flow`` tuple are written inline instead of called: a
@@ -158,7 +159,7 @@ def generate_step(m, ns, sa):
         lines.append(f"    L[{slot}] = L[{slot}] + ((st.me, tuple(action)),)")
     body = int(sa.body_pc)
     where = {}
-    written = _flow_in_step(m, ns, body, where_of(ns, name, where), not cards) if m.flow_fns[body] is not None else None
+    written = _flow_in_step(m, ns, body, ns.table_of(name, where), not cards) if m.flow_fns[body] is not None else None
     # the budgets of a step, as Machine.run fills them; the flow written in counts its
     # rounds in a local, _r, handed to the machine if the VM goes on from there. Where the
     # flow is written in, st.pc is set where it stops (a choice, the end), where it fails (its
@@ -201,10 +202,10 @@ def _flow_in_step(m, ns, body: int, where: str, last: bool = False) -> list | No
     ``break`` would not leave (a loop with a stop inside is not written as a
     Python loop: see :meth:`_Writer.loop`, so this is a guard), save the
     game's end (``return -1`` after ``st.is_terminal``), raised out of the
-    loops as :class:`_Ended`.  ``where``: the name of the step's dict of
-    its lines' pcs and spans (see .source.marked).  ``last``: nothing follows the flow in the
-    step (no card to forget), so where the flow stops (a choice, the end:
-    ``return -1``) the step returns, from inside its loops too."""
+    loops as :class:`_Ended`.  ``where``: the name of the step's table of
+    its lines (see .source.marked).  ``last``: nothing follows the flow in
+    the step (no card to forget), so where the flow stops (a choice, the
+    end: ``return -1``) the step returns, from inside its loops too."""
     writer = _Writer(m, ns)
     writer.rounds_at = "_r"  # the step's local (see generate_step)
     flow = writer.function(body, where)  # (L = st.L; @pc body; try: ...; except BaseException: ...)
@@ -221,13 +222,6 @@ def _flow_in_step(m, ns, body: int, where: str, last: bool = False) -> list | No
                                               "        except BaseException as err:",
                                               f"            _failed(st, err, {where})",
                                               "            raise"]
-
-
-def where_of(ns, name: str, where: dict) -> str:
-    """The name, fixed by the function's own, of its dict of lines (see .source.marked)."""
-    key = f"_w{name}"
-    ns.ns[key] = where
-    return key
 
 
 class _Ended(Exception):
@@ -259,7 +253,7 @@ def forget_source(m, ns, c: str, z: str, b: str) -> list:
 def generate(m, ns, start: int):
     name = f"_flow{int(start)}"
     writer = _Writer(m, ns)
-    body = writer.function(start, where_of(ns, name, writer.where))
+    body = writer.function(start, ns.table_of(name, writer.where))
     return ns.define(f"def {name}(st):\n" + "\n".join(body) + "\n", name, writer.where)
 
 
@@ -308,8 +302,8 @@ class _Writer:
     def function(self, start, where: str):
         """A function's body: the flow from ``start``, where a failing step
         sets ``st.pc`` to its pc, and an error of evaluation names its
-        statement (the marks of the lines, read by helpers.failed from the
-        dict named ``where``)."""
+        statement (the marks of the lines, read by failures.failed from the
+        table named ``where``)."""
         self.region(start, None, frozenset(), 2, frozenset())
         head = ["    L = st.L", f"    @pc {int(start)}", "    try:"]
         tail = ["    except BaseException as err:", f"        _failed(st, err, {where})", "        raise"]

@@ -144,8 +144,7 @@ def block_fn(exprs: Expressions, steps):
         body += statement_lines(ns, src, span)
     where = {}
     lines = [f"def {name}(st):", "    try:", *(f"        {line}" for line in body),
-             "    except BaseException as err:", f"        _failed(st, err, _w{name})", "        raise"]
-    ns.ns[f"_w{name}"] = where
+             "    except BaseException as err:", f"        _failed(st, err, {ns.table_of(name, where)})", "        raise"]
     f = ns.define("\n".join(lines) + "\n", name, where)
     f.flow = ("block", tuple(body))  # its body, written inline by .flowgen
     return f

@@ -43,6 +43,14 @@ class Namespace:
             self.ns[name] = obj  # kept alive, so its id is not reused
         return name
 
+    def table_of(self, name: str, where: dict) -> str:
+        """The name the function ``name`` reads its table of lines by (see
+        :func:`marked`): fixed by its own name, as the function's source is
+        by where the flow starts, not by the order functions are made in."""
+        key = f"_w{name}"
+        self.ns[key] = where
+        return key
+
     def fresh(self, prefix) -> str:
         """A new generated identifier."""
         self.counter += 1
@@ -87,8 +95,8 @@ MARK = "@"
 
 def marked(src: str, ns: dict, where: dict) -> str:
     """``src`` without its marks; ``where`` is filled with line number ->
-    (pc, span) for the lines they mark (helpers.failed reads it when a line
-    fails).  A line's pc is that of the last ``@pc`` mark before it at its
+    (pc, span) for the lines they mark (failures.failed reads it when a
+    line fails).  A line's pc is that of the last ``@pc`` mark before it at its
     indentation or less (a mark inside a branch or a loop holds until the
     block ends); its span is that of the innermost ``@span`` around it.
     Between two marks stand only steps that cannot fail, so a line's pc is
