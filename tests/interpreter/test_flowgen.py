@@ -438,7 +438,7 @@ def test_a_loop_the_game_may_end_in_is_written_as_a_loop_and_ends_as_the_vm_s(tm
     forgets = "pick" in first
     ends_with = r"raise _k\d+" if forgets else r"return" if first else r"return -1"
     assert all(re.search(r"is_terminal = True\n\s+" + ends_with + "\n", part) for part in flows)
-    if first:  # the step writes its flow in (no call); the end raised out of its loops and caught
+    if first:  # the step writes its flow in (no call); the end is raised and caught only where it forgets
         assert all("](st)" not in part for part in flows)
         assert all(bool(re.search(r"except _k\d+:\n\s+pc = -1\n", part)) == forgets for part in flows)
 
