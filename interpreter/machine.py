@@ -365,7 +365,7 @@ class Machine(MachineViews, MachineChecks):
                 K[c] &= ~blind if down[c] else keep
         K[card] &= ~blind
 
-    def enumerate_site(self, st: State) -> list:
+    def enumerate_site(self, st: State) -> tuple:
         """The legal actions at the choice where ``st`` stands: each offered
         action's search in turn, by a function generated for that choice
         (:func:`interpreter.compiler.sites.generate_site`)."""

@@ -122,12 +122,12 @@ def cell_text(cell: int) -> str:
     return f"({x}, {y})"
 
 
-def no_choice(st) -> list:
+def no_choice(st) -> tuple:
     """The legal actions where the flow stands at no choice: none at the
     end or at a chance event; anywhere else a rule error stopped the game
     between two decisions (``Machine.legal_at`` of every pc but a choice's)."""
     if st.is_terminal or st.chance_n:
-        return []
+        return ()
     raise RuleError("no choice stands here: the game stopped at a rule error")
 
 
@@ -268,9 +268,13 @@ class State:
         return self.clone()
 
     # ------------------------------------------------------------ actions
-    def legal_actions(self) -> list:
-        """The legal actions, in a stable order.  Each is a tuple of ints;
-        :meth:`action_text` gives its readable form."""
+    def legal_actions(self) -> tuple:
+        """The legal actions, a tuple in a stable order (empty at the end and
+        at a chance node).  Each is a tuple of ints; :meth:`action_text`
+        gives its readable form.  A tuple, not a list: a choice whose
+        listing is kept under a key (see ``compiler.site_cache``) hands the
+        same one to every position that agrees on what it reads, with no
+        copy, and nobody can change it under them."""
         legal = self._legal
         if legal is None:  # (Machine.enumerate_site; at the end or a chance event: none)
             legal = self._legal = self.m.legal_at[self.pc](self)

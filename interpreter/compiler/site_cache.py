@@ -6,14 +6,17 @@ places' cards or sizes), the legal actions there are a function of those
 values alone.  :func:`cached_site` wraps the choice's generated listing in
 a function that writes those values out as a key, generated Python as the
 rest is, and keeps each listing under its key: a position that agrees on
-them gets the same list again (a copy) without a search.  A choice of
+them gets the same tuple again, without a search and without a copy
+(a copy touched each action kept, scattered in memory: Fox's listings
+cost 6% more instructions and 15% more misses of the processor's data
+cache that way).  A choice of
 which pile to take a card from, for one, may read no more than the mover,
 two variables and the piles' sizes.
 
 A choice whose keys keep changing (a hand's cards, which seldom come back
 in the same order) is not worth it: once ``MAX_KEPT`` listings are kept,
 the choice goes back to its plain listing for the rest of the machine's
-life.  Either way the list is the one the search gives; only the time
+life.  Either way the tuple is the one the search gives; only the time
 differs.
 """
 
@@ -86,10 +89,10 @@ def cached_site(m, ns, site: int, plain):
              f"    key = ({', '.join(parts)},)",
              f"    hit = {kept_name}.get(key)",
              "    if hit is not None:",
-             "        return list(hit)",
+             "        return hit",
              f"    out = {plain_name}(st)",
              f"    if len({kept_name}) < {int(MAX_KEPT)}:",
-             f"        {kept_name}[key] = tuple(out)",
+             f"        {kept_name}[key] = out",
              "    else:",
              f"        {off_name}(st)",
              "    return out"]

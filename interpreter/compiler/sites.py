@@ -44,7 +44,7 @@ def generate_site(m, ns, site, span):
               "        if err.span is None:",
               f"            raise {rule}(err.message, {where}) from None",
               "        raise"] + (
-             ["    finally:", f"        {mach}.domain_cache = None"] if shared else []) + ["    return out"]
+             ["    finally:", f"        {mach}.domain_cache = None"] if shared else []) + ["    return tuple(out)"]
     return ns.define("\n".join(lines) + "\n", name)
 
 

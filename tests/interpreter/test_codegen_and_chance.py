@@ -76,7 +76,7 @@ def play_explicit(game, seed, players=None):
             outcomes = state.chance_outcomes()
             assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
             assert all(p == outcomes[0][1] for _, p in outcomes)  # uniform
-            assert state.legal_actions() == []
+            assert state.legal_actions() == ()
             state.apply(outcomes[rng.randrange(len(outcomes))][0])
             chance_nodes += 1
         else:

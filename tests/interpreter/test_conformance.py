@@ -112,7 +112,7 @@ def test_random_playouts_end_with_sound_states(path, n):
     for seed in SEEDS:
         st = playout(g, seed, n, per_state=check_observations if seed == 0 else None)
         assert st.is_terminal
-        assert st.legal_actions() == []
+        assert st.legal_actions() == ()
         check_observations(st)
         check_results(st, n)
 
@@ -128,7 +128,7 @@ def test_random_playouts_with_explicit_chance(path, n):
             seen_chance = True
             outs = st.chance_outcomes()
             assert outs and abs(sum(p for _, p in outs) - 1.0) < 1e-9
-            assert st.legal_actions() == []
+            assert st.legal_actions() == ()
 
     st = playout(g, 5, n, per_state=probabilities)
     check_results(st, n)

@@ -76,7 +76,7 @@ def _listed_search_by_search(state):
             sa.action.enumerate(state, out, sa.uid)
     finally:
         m.domain_cache = None
-    return out, m.search_left
+    return tuple(out), m.search_left
 
 
 @pytest.mark.parametrize("path", GAMES + TARGETS, ids=lambda p: p.stem)

@@ -253,7 +253,7 @@ def test_the_finding_replays(name):
     if kind == "dead_state":
         assert not state.is_terminal
         assert state.current_player >= 0
-        assert state.legal_actions() == []
+        assert state.legal_actions() == ()
     elif kind == "cycle":
         keys = [game.new_state(finding.seed, finding.players).key()]
         again = game.new_state(finding.seed, finding.players)
@@ -317,7 +317,7 @@ def test_explore_proves_the_twin_and_finds_the_dead_state(name):
             who, text = step.split(": ", 1)
             assert who == f"P{state.current_player + 1}"
             state.apply_text(text)
-        assert not state.is_terminal and state.legal_actions() == []
+        assert not state.is_terminal and state.legal_actions() == ()
 
 
 def test_the_missed_faults_are_real():
@@ -449,7 +449,7 @@ def test_replay_file_round_trip(tmp_path):
     assert loaded_rules == rules
     assert loaded == finding
     state, bad = replay(load(loaded_rules, **loaded.params), loaded.players, loaded.seed, loaded.actions)
-    assert bad is None and not state.is_terminal and state.legal_actions() == []
+    assert bad is None and not state.is_terminal and state.legal_actions() == ()
 
 
 def _good_replay() -> dict:

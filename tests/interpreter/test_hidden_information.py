@@ -519,5 +519,5 @@ def test_the_runner_gives_bots_only_actions_and_their_observation(kind, n):
     for seat, args, kwargs in calls:
         assert kwargs == {}
         legal, obs = args
-        assert isinstance(legal, list) and all(isinstance(a, tuple) for a in legal)
+        assert isinstance(legal, tuple) and all(isinstance(a, tuple) for a in legal)
         assert isinstance(obs, dict) and obs["player"] == seat and obs["to_move"] == seat

@@ -322,7 +322,7 @@ def test_set_choice_moves_the_chosen_cards(tmp_path):
 def test_set_choice_larger_than_the_hand_offers_nothing(tmp_path):
     state = sets_game(tmp_path, lo=3, hi=3).new_state(1)
     state.put(["A", "B"], "hand", 0)
-    assert state.legal_actions() == []
+    assert state.legal_actions() == ()
 
 
 def test_set_choice_over_the_bound_is_a_rule_error_not_a_hang(tmp_path):

@@ -121,3 +121,24 @@ outcome(p):
         state = game.new_state(0, players)
         assert state.m is game.new_state(0, 2).m  # the same machine, its kept listings shared
         assert len(state.legal_actions()) == players
+
+
+def test_positions_that_agree_on_a_kept_key_share_one_listing_tuple():
+    # the kept listing is handed out as it is, not copied (a copy touched every action kept):
+    # a tuple, so no caller can change it under the other positions that get it
+    fox = load(ROOT / "games" / "fox_in_the_henhouse.rules")
+    a, b = fox.new_state(0, 3), fox.new_state(0, 3)
+    assert a.m is b.m and a.m.legal_at[a.pc] is not None
+    first, again = a.legal_actions(), b.legal_actions()
+    assert type(first) is tuple and first == again
+    assert a.m.legal_at[a.pc].__name__.endswith("k")  # kept under a key
+    assert again is first
+    # a listing searched afresh is a tuple too, as is the end's, so the type never depends on the cache
+    game = load(ROOT / "games" / "desplumados.rules")
+    state = game.new_state(0, 3)
+    rnd = random.Random(0)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        assert type(legal) is tuple
+        state.apply_at(rnd.randrange(len(legal)))
+    assert state.legal_actions() == ()
