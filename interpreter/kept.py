@@ -19,8 +19,8 @@ compares against is a :class:`Kept`, one per game.
 from __future__ import annotations
 
 import re
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, compress, count
+from operator import itemgetter, ne
 
 from .checks import EVAL_ERRORS, _getter
 from .compiler.slots import slot_list, slot_local, slot_source
@@ -59,6 +59,10 @@ class KeptPlan:
         self.stack_inline = {}  # entry -> (stack slot, seat slot or None, seat, its place, body's source) where it has one
         self.every = []  # (function, its body's source at each seat) of those evaluated at every check
         self.by_card = {}  # entry -> a function checking the cards of its one grid a step may have changed it at
+        # the entries checked stack by stack whose bodies read the card variables of their stack's
+        # own cards alone: when card variables change, only the stacks holding such a card again
+        self.own_card_vars = set()
+        self.cards = len(m.card_names)  # (card variable v of card c is C[v * cards + c])
         variables = []  # for each entry, the indices in V of the variables it reads
         for (f, _, _), reads, seats, stacked, carded, var in zip(
                 m.invariants, m.invariant_reads, m.invariant_seats, m.invariant_stacks, m.invariant_cards,
@@ -79,6 +83,8 @@ class KeptPlan:
                     if stacked is not None:
                         self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0], slot, q)
                         self._stack_written(len(entries), stacked, places[0], slot, q)
+                        if stacked[2]:
+                            self.own_card_vars.add(len(entries))
                     if carded is not None and len(places) == 1:
                         self.by_card[len(entries)] = _at_cards(carded[0], carded[1], len(entries), slot, q)
                     written = _written(body, n, slot, q) if self.namespace is not None else None
@@ -91,6 +97,8 @@ class KeptPlan:
                     places = places[:1]  # a shared zone's one instance (see live_instances)
                     self.by_stack[len(entries)] = _at_stack(stacked[0], stacked[1], places[0])
                     self._stack_written(len(entries), stacked, places[0])
+                    if stacked[2]:
+                        self.own_card_vars.add(len(entries))
                 if carded is not None and len(places) == 1:  # (a shared grid: its one instance)
                     self.by_card[len(entries)] = _at_cards(carded[0], carded[1], len(entries))
                 entries.append((f, places, reads[1], reads[2]))
@@ -259,9 +267,16 @@ def _generate(plan: KeptPlan, entries, variables):
     # the rows of stacks some entry checks stack by stack: one pass over each row that
     # changed finds the stacks that changed, copies each, and checks it for every such entry
     rows = {}  # row -> [(the lines checking its stack y1 at index y, the flags that have it checked whole)]
+    # an entry checked stack by stack that reads the card variables of its stack's cards alone is
+    # not evaluated whole when some changed: its row checks again the stacks holding a card
+    # whose variables changed (dc), as well as those that changed
+    by_cards = {i for i in plan.own_card_vars if entries[i][2] and len(entries[i][1]) == 1}
+    targeted = {at[entries[i][1][0]] for i in by_cards}  # the rows of those entries
+    if by_cards:
+        lines.append(f" dc = {ns.ref(changed_cards, '_dc')}(st.C, kept.C, {int(plan.cards)}) if cc else None")
     lines.append(" try:")
     for i, (_, places, card_vars, cells) in enumerate(entries):
-        whole = [f"v{vat[v]}" for v in variables[i]] + (["cc"] if card_vars else []) \
+        whole = [f"v{vat[v]}" for v in variables[i]] + (["cc"] if card_vars and i not in by_cards else []) \
             + (["cl", "cp", "cf"] if cells == 2 else []) \
             + ([f"{i} in x"] if cells == 1 and i not in plan.by_card else [])
         own = [f"c{at[j]}" for j in places]
@@ -296,8 +311,13 @@ def _generate(plan: KeptPlan, entries, variables):
             lines += [f"  if ({' or '.join(own + whole)}) and not {name}(st):", f"   return {fail}(kept)"]
     for k, checks in sorted(rows.items()):
         # copied as it is compared: a check that fails has the next one start over anyway
-        lines += [f"  if c{k}:", f"   o = old[{k}]", "   had = len(o)", f"   for y, y1 in enumerate(z{k}):",
-                  "    if y < had:", "     if y1 == o[y]:", "      continue", "     o[y] = y1.copy()",
+        if k in targeted:  # (a stack as it was, holding a card whose variables changed: checked again)
+            same = ["     if y1 == o[y]:", "      if not dc or dc.isdisjoint(y1):", "       continue",
+                    "     else:", "      o[y] = y1.copy()"]
+        else:
+            same = ["     if y1 == o[y]:", "      continue", "     o[y] = y1.copy()"]
+        lines += [f"  if c{k}{' or dc' if k in targeted else ''}:", f"   o = old[{k}]", "   had = len(o)",
+                  f"   for y, y1 in enumerate(z{k}):", "    if y < had:", *same,
                   "    else:", "     o.append(y1.copy())",
                   f"    y0 = {int(plan.watched[k]) << STACK_SHIFT} | y"]
         for each, whole in checks:
@@ -360,6 +380,13 @@ def _fail(kept) -> bool:
     """An invariant does not hold, or cannot be evaluated: the next check evaluates them all."""
     kept.places = None
     return False
+
+
+def changed_cards(C, old, cards: int) -> set:
+    """The cards (of ``cards``) one of whose variables differs between
+    the tables ``C`` and ``old`` (variable v of card c at ``v * cards + c``),
+    found at C speed."""
+    return {i % cards for i in compress(count(), map(ne, C, old))}
 
 
 def _at_stack(body, slot, place, seat_slot=None, seat=None):

@@ -152,7 +152,8 @@ class Machine(MachineViews, MachineChecks):
         # (the body's function, the seat's slot, instances read for all, zones read as the seat's, card vars, cells)
         self.invariant_vars = []  # for each kept one: the indices in V of the variables it reads
         self.invariant_stacks = []  # for each: None, or checked stack by stack (see reads.stack_split):
-        # (the body's function, the stack's slot), the body of the seat split's if there is one
+        # (the body's function, the stack's slot, reads the card variables of the stack's own cards
+        # only), the body of the seat split's if there is one
         self.invariant_cards = []  # for each: None, or checked card by card (see reads.card_split):
         # (the body's function, the card's slot), as invariant_stacks
         self._hold_plans = {}  # player count -> the fuzzer's check of the invariants (Checks.holds_for)

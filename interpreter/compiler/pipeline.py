@@ -83,7 +83,7 @@ def compile_machine(g: CheckedGame, params: dict, explicit_chance=False, coverag
         # ... and stack by stack, when it is all(BODY for b in a zone of stacks) reading b alone
         stacked = None if reads is None else stack_split(g, inv.cond) if split is None else \
             stack_split(g, split[0], split[1])
-        m.invariant_stacks.append(None if stacked is None else (exprs.fn(stacked[0]), stacked[1]))
+        m.invariant_stacks.append(None if stacked is None else (exprs.fn(stacked[0]), stacked[1], stacked[2]))
         # ... or card by card, when it is all(BODY for h in a grid) reading h and its neighbours alone
         carded = None if reads is None or stacked is not None else card_split(g, inv.cond) if split is None else \
             card_split(g, split[0], split[1])

@@ -91,9 +91,12 @@ def stack_split(g, e, seat_slot=None):
     """For ``all(BODY for b in ZONE)`` (no filter) over a zone of stacks,
     ``ZONE`` being ``z(p)`` with p the seat in ``seat_slot`` or a shared
     ``z``, whose BODY reads nothing of the state but the cards of ``b``
-    (and perhaps card variables): ``(BODY, b's slot)``, else None.  Such an
+    (and perhaps card variables): ``(BODY, b's slot, own)``, else None.  Such an
     invariant holds when BODY holds for each stack, and a stack whose cards
-    did not change need not be checked again."""
+    did not change need not be checked again.  ``own``: the card variables
+    BODY reads are those of b's own cards (it names no card, nor calls
+    all_cards()), so a stack none of whose cards had one change need not
+    be checked again either."""
     if not (isinstance(e, A.CallGen) and e.func == "all" and e.cond is None):
         return None
     if _own_zone(g, e.iter, "stacks", seat_slot) is None:
@@ -106,7 +109,7 @@ def stack_split(g, e, seat_slot=None):
         return None
     if walker.zones or walker.seat_zones or walker.cell_reads():
         return None
-    return e.expr, slot
+    return e.expr, slot, not walker.loose
 
 
 def card_split(g, e, seat_slot=None):

@@ -632,3 +632,96 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
                 # the hands' sizes are evaluated at every check in the plain game alone
                 every = [w for _, ws in checks[0].plan.every for w in ws]
                 assert any("len(st.Z[" in w for w in every) == (game == plain)
+
+
+# stacks whose cards carry a variable: "bump" changes one card's, in place (no card moves)
+MARKED = """\
+game "Marked"
+players 2
+card attributes: rank: int
+cards:
+  "One"    1
+  "Two"    2
+  "Three"  3
+  "Four"   4
+zone deck: pile, public
+zone rows: stacks, per player, public
+card var mark: int = 0
+invariant all(all(all(x.mark < 5 for x in b) for b in rows(p)) for p in players) "BODY"
+action start "start":
+  require not empty(deck)
+  move top(deck) to new stack in rows(me)
+action bump(b in rows(me)) "bump {b}":
+  set top(b).mark += 3
+play:
+  move all_cards() to deck
+  repeat 8 times:
+    turn 0:
+      choose start, bump
+outcome(p):
+  score 0
+"""
+
+
+def test_a_card_variable_changed_in_a_stack_has_that_stack_alone_checked_again(tmp_path):
+    """A body over each stack that reads its own cards' variables is not evaluated whole
+    when a card variable changes: the stacks holding a card whose variables changed are
+    checked again, those that changed too, and no other; a breach that way is found."""
+    path = tmp_path / "marked.rules"
+    path.write_text(MARKED)
+    g = rulelang.load_checked(str(path))
+    split = seat_split(g, g.invariants[0].cond)
+    assert stack_split(g, split[0], split[1])[2]  # its own cards' variables alone
+    state, kept = holding_after(path, ["start", "start", "start"])
+    m = state.m
+    plan = m.holds_for(2).plan
+    assert plan.own_card_vars == set(plan.by_stack)
+    m.namespace = None  # (the check calls each stack's body, to see which it checks)
+    m._hold_plans.clear()
+    kept = Kept()
+    assert m.invariants_hold(state, kept)
+    plan = m.holds_for(2).plan
+    seen = []
+    for i, at in list(plan.by_stack.items()):
+        plan.by_stack[i] = (lambda at, i: lambda st, x: seen.append(x & 0xFFF) or at(st, x))(at, i)
+    state.apply_text("bump 2")  # the second stack's card: its mark is 3, the stacks are as they were
+    assert m.invariants_hold(state, kept) and seen == [1]
+    seen.clear()
+    state.apply_text("bump 2")  # 6: broken, though no card moved
+    assert not m.invariants_hold(state, kept) and seen == [1]
+    assert [msg for msg, _ in m.broken_invariants(state, declared_only=True)] == ["BODY"]
+
+
+@pytest.mark.parametrize("body", ['(x.rank == 1 or "One".mark < 5)', '(x.rank == 1 or size(all_cards()) < 9)'])
+def test_a_stack_body_that_reads_another_card_s_variable_is_checked_whole(tmp_path, body):
+    # a card named, or all_cards(): the body may read the variables of a card in another
+    # stack. Here "One" (in the fourth stack) is marked: only the other stacks break.
+    path = tmp_path / "marked.rules"
+    path.write_text(MARKED.replace("x.mark < 5", body))
+    g = rulelang.load_checked(str(path))
+    split = seat_split(g, g.invariants[0].cond)
+    assert stack_split(g, split[0], split[1])[2] is False
+    state, kept = holding_after(path, ["start"] * 4)
+    assert not state.m.holds_for(2).plan.own_card_vars
+    for _ in range(2):
+        state.apply_text("bump 4")  # "One": its mark 6
+    assert state.m.invariants_hold(state, kept) == ("One" not in body)
+
+
+@pytest.mark.parametrize("body", ["x.mark < 5", '(x.rank == 1 or "One".mark < 5)'])
+def test_the_kept_verdict_on_marked_stacks_is_the_whole_one_at_every_step(tmp_path, body):
+    import random
+
+    path = tmp_path / "marked.rules"
+    path.write_text(MARKED.replace("x.mark < 5", body).replace("repeat 8 times", "repeat 30 times"))
+    game = load(path, check_invariants=True)
+    verdicts = set()
+    for seed in range(20):
+        state, kept, rng = game.new_state(seed, 2), Kept(), random.Random(seed)
+        while not state.is_terminal:
+            got = state.m.invariants_hold(state, kept)
+            assert got == state.m.invariants_hold(state), (seed, state.history)
+            verdicts.add(got)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert verdicts == {True, False}
