@@ -634,33 +634,14 @@ def test_the_inline_check_agrees_with_the_calls(tmp_path):
                 assert any("len(st.Z[" in w for w in every) == (game == plain)
 
 
-# stacks whose cards carry a variable: "bump" changes one card's, in place (no card moves)
-MARKED = """\
-game "Marked"
-players 2
-card attributes: rank: int
-cards:
-  "One"    1
-  "Two"    2
-  "Three"  3
-  "Four"   4
-zone deck: pile, public
-zone rows: stacks, per player, public
+# STACKS with a card variable, and "bump" for "grow": it changes one card's, in place (no card moves)
+MARKED = STACKS.split("function short")[0] + """\
 card var mark: int = 0
 invariant all(all(all(x.mark < 5 for x in b) for b in rows(p)) for p in players) "BODY"
-action start "start":
-  require not empty(deck)
-  move top(deck) to new stack in rows(me)
-action bump(b in rows(me)) "bump {b}":
-  set top(b).mark += 3
-play:
-  move all_cards() to deck
-  repeat 8 times:
-    turn 0:
-      choose start, bump
-outcome(p):
-  score 0
-"""
+""" + "action start" + STACKS.split("action start")[1].replace(
+    'grow(b in rows(me)) "grow {b}":\n  require not empty(deck)\n  move top(deck) to b',
+    'bump(b in rows(me)) "bump {b}":\n  set top(b).mark += 3').replace("choose start, grow", "choose start, bump").replace(
+    "repeat 5 times", "repeat 8 times")
 
 
 def test_a_card_variable_changed_in_a_stack_has_that_stack_alone_checked_again(tmp_path):
@@ -695,16 +676,16 @@ def test_a_card_variable_changed_in_a_stack_has_that_stack_alone_checked_again(t
 @pytest.mark.parametrize("body", ['(x.rank == 1 or "One".mark < 5)', '(x.rank == 1 or size(all_cards()) < 9)'])
 def test_a_stack_body_that_reads_another_card_s_variable_is_checked_whole(tmp_path, body):
     # a card named, or all_cards(): the body may read the variables of a card in another
-    # stack. Here "One" (in the fourth stack) is marked: only the other stacks break.
+    # stack. Here "One" (in the fifth stack) is marked: only the other stacks break.
     path = tmp_path / "marked.rules"
     path.write_text(MARKED.replace("x.mark < 5", body))
     g = rulelang.load_checked(str(path))
     split = seat_split(g, g.invariants[0].cond)
     assert stack_split(g, split[0], split[1])[2] is False
-    state, kept = holding_after(path, ["start"] * 4)
+    state, kept = holding_after(path, ["start"] * 5)
     assert not state.m.holds_for(2).plan.own_card_vars
     for _ in range(2):
-        state.apply_text("bump 4")  # "One": its mark 6
+        state.apply_text("bump 5")  # "One": its mark 6
     assert state.m.invariants_hold(state, kept) == ("One" not in body)
 
 
