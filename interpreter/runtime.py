@@ -269,12 +269,8 @@ class State:
 
     # ------------------------------------------------------------ actions
     def legal_actions(self) -> tuple:
-        """The legal actions, a tuple in a stable order (empty at the end and
-        at a chance node).  Each is a tuple of ints; :meth:`action_text`
-        gives its readable form.  A tuple, not a list: a choice whose
-        listing is kept under a key (see ``compiler.site_cache``) hands the
-        same one to every position that agrees on what it reads, with no
-        copy, and nobody can change it under them."""
+        """The legal actions: a tuple in a stable order, of tuples of ints
+        (shared by the positions a kept listing serves: ``compiler.site_cache``)."""
         legal = self._legal
         if legal is None:  # (Machine.enumerate_site; at the end or a chance event: none)
             legal = self._legal = self.m.legal_at[self.pc](self)
