@@ -38,7 +38,7 @@ class RandomAgent:
         return self.rng.randrange(len(legal_actions))
 
 
-def ask(agent, state, seat: int, legal: list):
+def ask(agent, state, seat: int, legal: tuple):
     """The agent's choice among ``legal`` for ``seat``: it gets the seat's
     observation if it wants one, and a search bot gets a sampler of states
     that agree with what the seat knows (``State.resample``), never the

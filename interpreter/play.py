@@ -238,7 +238,7 @@ class Session:
                 return True
             self.say("Just press Enter (or type quit).")
 
-    def human_turn(self, seat: int, legal: list):
+    def human_turn(self, seat: int, legal: tuple):
         """Ask ``seat``'s player for an action; None if they quit."""
         st = self.state
         if self.hotseat and self.at_screen != seat:

@@ -24,7 +24,7 @@ from ..views import card_names
 DEFAULT_MAX_LEGAL = 1024
 
 
-def legal_actions(state, limit: int) -> list:
+def legal_actions(state, limit: int) -> tuple:
     """The engine's legal actions in their stable order: action number i is
     the i-th of them.  An error that says so if there are more than ``limit``."""
     legal = state.legal_actions()
