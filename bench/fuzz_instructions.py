@@ -1,0 +1,152 @@
+"""Machine instructions per action of the fuzzer and of ``simulate`` on the
+same settings, counted by valgrind: the fuzzer's speed target without a
+noisy machine's noise.
+
+    python3 bench/fuzz_instructions.py [GAME ...] [--players P] [--examples N] [--default] [--before DIR]
+
+bench/fuzz_speed.py times the fuzzer against ``simulate`` on the settings
+it drew; on a shared 2-core machine its ratio moves by a quarter from run
+to run.  This script runs the same comparison under ``valgrind
+--tool=callgrind``, counting only inside ``functools.reduce``, in child
+processes with ``PYTHONHASHSEED=0`` (nothing else calls it meanwhile:
+Hypothesis does only to sample from a flag enum and to explain a failure,
+a phase the fuzzer's searches leave out).  The two sides:
+
+  fuzz      ``interpreter.fuzz.fuzz`` with its default checks, N examples
+            at seed 0 (Hypothesis's search is seeded: the same games each
+            time), after a warm-up run of 10 examples at another seed that
+            is not counted; settings drawn as by default (``--default``:
+            the parameters at their defaults)
+  simulate  random games as ``rulerun simulate`` plays them, on each
+            setting the fuzzer played, until they have played as many
+            actions as the fuzzer did with it (so each setting weighs as
+            much as in bench/fuzz_speed.py's ``same`` column); each
+            setting compiled, and one game of it played, before counting
+
+and prints each side's instructions per action and their ratio (simulate /
+fuzz).  Instructions are not time (a cache miss costs more than an add):
+a guide for one change at a time, as bench/instructions.py is for
+playouts; the target is timed by bench/fuzz_speed.py.  Under valgrind a
+run takes some 50 times longer: a few minutes a game at the default 100
+examples.
+
+``--before DIR`` counts the fuzzer of another checkout too (a worktree of
+an earlier commit), on its own settings and its own simulate.
+
+Needs valgrind (``apt install valgrind``); says so when it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"emu_ranchers": 2, "fox_in_the_henhouse": 4, "desplumados": 4, "hens": 4}
+COUNTED = re.compile(r"Collected : (\d+)")
+MAX_ACTIONS = 5000  # as bench/fuzz_speed.py
+
+
+def child(side: str, stem: str, players: int, examples: int, draw: bool, tree: Path) -> None:
+    """Play one side inside ``functools.reduce``; print its actions (and,
+    for the fuzzer, the settings it played) on the last line of stdout."""
+    sys.path.insert(0, str(tree))
+    path = tree / "games" / f"{stem}.rules"
+    if side == "fuzz":
+        from interpreter.fuzz import fuzz
+
+        fuzz(path, players=players, examples=10, seed=9, max_actions=MAX_ACTIONS, vary_small=draw)
+        report = functools.reduce(lambda _, seed: fuzz(path, players=players, examples=examples, seed=seed,
+                                                       max_actions=MAX_ACTIONS, vary_small=draw), [0], None)
+        print(json.dumps({"actions": report.actions, "settings": report.settings}))
+        return
+    sys.path.insert(0, str(tree / "bench"))
+    from fuzz_speed import simulate_speed
+    from interpreter import load
+
+    base = load(path, knowledge=False)
+    settings = json.loads(os.environ["FUZZ_SETTINGS"])
+    games = [(base.with_params(**one["params"]) if one["params"] else base, one["actions"]) for one in settings]
+    for g, _ in games:
+        simulate_speed(g, players, 1, -1)  # compiled, and its code written, before counting
+
+    def play(_, __) -> int:
+        total = 0
+        for g, wanted in games:
+            played, seed = 0, 5000
+            while played < wanted:
+                played += simulate_speed(g, players, 1, seed, count=True)
+                seed += 1
+            total += played
+        return total
+
+    print(json.dumps({"actions": functools.reduce(play, [0], 0)}))
+
+
+def count(side: str, stem: str, players: int, examples: int, draw: bool, tree: Path, settings=None) -> tuple:
+    """(instructions, the child's report) of one side, counted by callgrind in a child process."""
+    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
+           sys.executable, __file__, "--child", side, stem, "--players", str(players), "--examples", str(examples),
+           "--tree", str(tree)] + ([] if draw else ["--default"])
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if settings is not None:
+        env["FUZZ_SETTINGS"] = json.dumps(settings)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    found = COUNTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind failed on {side} {stem}:\n{done.stderr[-2000:]}")
+    return int(found.group(1)), json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def measure(stem: str, players: int, examples: int, draw: bool, tree: Path) -> tuple:
+    """(fuzz instructions per action, simulate's on the same settings)."""
+    fuzz_ir, report = count("fuzz", stem, players, examples, draw, tree)
+    sim_ir, played = count("simulate", stem, players, examples, draw, tree, report["settings"])
+    return fuzz_ir / report["actions"], sim_ir / played["actions"]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("games", nargs="*", default=list(GAMES))
+    ap.add_argument("--players", type=int, help="player count (default: each game's usual)")
+    ap.add_argument("--examples", type=int, default=100, help="fuzz examples counted (default 100)")
+    ap.add_argument("--default", action="store_true", help="the parameters at their defaults (default: drawn)")
+    ap.add_argument("--before", type=Path, metavar="DIR", help="also count the fuzzer of this checkout")
+    ap.add_argument("--child", nargs=2, metavar=("SIDE", "GAME"), help=argparse.SUPPRESS)
+    ap.add_argument("--tree", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child[0], args.child[1], args.players, args.examples, not args.default, args.tree.resolve())
+        return 0
+    if args.before is not None and not (args.before / "interpreter").is_dir():
+        print(f"--before {args.before}: no interpreter/ there (a checkout of this repository?)", file=sys.stderr)
+        return 2
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed: this script counts instructions with it (apt install valgrind)",
+              file=sys.stderr)
+        return 2
+    print(f"{'game':22} {'players':>7} {'fuzz/action':>12} {'simulate/action':>16} {'ratio':>6}"
+          + (f" {'before':>7}" if args.before is not None else ""))
+    for stem in args.games:
+        if stem not in GAMES:
+            print(f"unknown game {stem!r}: one of {', '.join(GAMES)}", file=sys.stderr)
+            return 2
+        players = args.players or GAMES[stem]
+        fuzz_ir, sim_ir = measure(stem, players, args.examples, not args.default, ROOT)
+        line = f"{stem:22} {players:>7} {fuzz_ir:>12,.0f} {sim_ir:>16,.0f} {sim_ir / fuzz_ir:>6.3f}"
+        if args.before is not None:
+            before_fuzz, before_sim = measure(stem, players, args.examples, not args.default, args.before.resolve())
+            line += f" {before_sim / before_fuzz:>7.3f}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
