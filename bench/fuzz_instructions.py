@@ -42,15 +42,13 @@ import argparse
 import functools
 import json
 import os
-import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {"emu_ranchers": 2, "fox_in_the_henhouse": 4, "desplumados": 4, "hens": 4}
-COUNTED = re.compile(r"Collected : (\d+)")
+sys.path.insert(0, str(ROOT / "bench"))
+from instructions import COUNTED, GAMES, refused  # noqa: E402
 MAX_ACTIONS = 5000  # as bench/fuzz_speed.py
 
 
@@ -125,19 +123,13 @@ def main(argv=None) -> int:
     if args.child:
         child(args.child[0], args.child[1], args.players, args.examples, not args.default, args.tree.resolve())
         return 0
-    if args.before is not None and not (args.before / "interpreter").is_dir():
-        print(f"--before {args.before}: no interpreter/ there (a checkout of this repository?)", file=sys.stderr)
-        return 2
-    if shutil.which("valgrind") is None:
-        print("valgrind is not installed: this script counts instructions with it (apt install valgrind)",
-              file=sys.stderr)
+    why = refused(args.before, args.games)
+    if why is not None:
+        print(why, file=sys.stderr)
         return 2
     print(f"{'game':22} {'players':>7} {'fuzz/action':>12} {'simulate/action':>16} {'ratio':>6}"
           + (f" {'before':>7}" if args.before is not None else ""))
     for stem in args.games:
-        if stem not in GAMES:
-            print(f"unknown game {stem!r}: one of {', '.join(GAMES)}", file=sys.stderr)
-            return 2
         players = args.players or GAMES[stem]
         fuzz_ir, sim_ir = measure(stem, players, args.examples, not args.default, ROOT)
         line = f"{stem:22} {players:>7} {fuzz_ir:>12,.0f} {sim_ir:>16,.0f} {sim_ir / fuzz_ir:>6.3f}"

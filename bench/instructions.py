@@ -111,6 +111,19 @@ def count(side: str, stem: str, players: int, games: int, knowledge: bool, tree:
     return int(found.group(1)) // games
 
 
+def refused(before, games) -> str | None:
+    """Why a run cannot start (``--before`` no checkout, valgrind missing, a
+    game unknown), or None; for this script and bench/fuzz_instructions.py."""
+    if before is not None and not (before / "interpreter").is_dir():
+        return f"--before {before}: no interpreter/ there (a checkout of this repository?)"
+    if shutil.which("valgrind") is None:
+        return "valgrind is not installed: this script counts instructions with it (apt install valgrind)"
+    unknown = [stem for stem in games if stem not in GAMES]
+    if unknown:
+        return f"unknown game {unknown[0]!r}: one of {', '.join(GAMES)}"
+    return None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("games", nargs="*", default=list(GAMES))
@@ -126,12 +139,9 @@ def main(argv=None) -> int:
     if args.child:
         child(args.child[0], args.child[1], args.players, args.n, args.knowledge, args.tree.resolve(), args.by_action)
         return 0
-    if args.before is not None and not (args.before / "interpreter").is_dir():
-        print(f"--before {args.before}: no interpreter/ there (a checkout of this repository?)", file=sys.stderr)
-        return 2
-    if shutil.which("valgrind") is None:
-        print("valgrind is not installed: this script counts instructions with it (apt install valgrind)",
-              file=sys.stderr)
+    why = refused(args.before, args.games)
+    if why is not None:
+        print(why, file=sys.stderr)
         return 2
     have_baseline = (SHARED / "baseline").is_dir()
     if not have_baseline:
@@ -139,9 +149,6 @@ def main(argv=None) -> int:
     print(f"{'game':22} {'players':>7} {'ours/game':>12} {'baseline/game':>14} {'ratio':>6}  (baseline / ours)"
           + (f" {'before/game':>12} {'change':>7}" if args.before is not None else ""))
     for stem in args.games:
-        if stem not in GAMES:
-            print(f"unknown game {stem!r}: one of {', '.join(GAMES)}", file=sys.stderr)
-            return 2
         players = args.players or GAMES[stem]
         ours = count("ours", stem, players, args.n, args.knowledge, by_action=args.by_action)
         line = f"{stem:22} {players:>7} {ours:>12,}"
