@@ -42,13 +42,12 @@ import argparse
 import functools
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from instructions import COUNTED, GAMES, refused  # noqa: E402
+from instructions import GAMES, callgrind, refused  # noqa: E402
 MAX_ACTIONS = 5000  # as bench/fuzz_speed.py
 
 
@@ -90,17 +89,10 @@ def child(side: str, stem: str, players: int, examples: int, draw: bool, tree: P
 
 def count(side: str, stem: str, players: int, examples: int, draw: bool, tree: Path, settings=None) -> tuple:
     """(instructions, the child's report) of one side, counted by callgrind in a child process."""
-    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
-           sys.executable, __file__, "--child", side, stem, "--players", str(players), "--examples", str(examples),
-           "--tree", str(tree)] + ([] if draw else ["--default"])
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    if settings is not None:
-        env["FUZZ_SETTINGS"] = json.dumps(settings)
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    found = COUNTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
-        raise SystemExit(f"valgrind failed on {side} {stem}:\n{done.stderr[-2000:]}")
-    return int(found.group(1)), json.loads(done.stdout.strip().splitlines()[-1])
+    args = ["--child", side, stem, "--players", str(players), "--examples", str(examples), "--tree", str(tree)]
+    env = {"FUZZ_SETTINGS": json.dumps(settings)} if settings is not None else None
+    counted, out = callgrind(__file__, args + ([] if draw else ["--default"]), f"{side} {stem}", env)
+    return counted, json.loads(out.strip().splitlines()[-1])
 
 
 def measure(stem: str, players: int, examples: int, draw: bool, tree: Path) -> tuple:

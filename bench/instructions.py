@@ -94,21 +94,25 @@ def child(side: str, stem: str, players: int, games: int, knowledge: bool, tree:
     functools.reduce(lambda _, seeds: play(seeds), [range(games)], 0)
 
 
+def callgrind(script: str, args: list, what: str, env=None) -> tuple:
+    """(instructions counted inside ``functools.reduce``, stdout) of
+    ``script`` run with ``args`` under callgrind, PYTHONHASHSEED=0 (and
+    ``env`` added); for this script and bench/fuzz_instructions.py."""
+    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
+           sys.executable, script, *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0", **(env or {})))
+    found = COUNTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind failed on {what}:\n{done.stderr[-2000:]}")
+    return int(found.group(1)), done.stdout
+
+
 def count(side: str, stem: str, players: int, games: int, knowledge: bool, tree: Path = ROOT,
           by_action: bool = False) -> int:
     """Instructions per game of one side, counted by callgrind in a child process."""
-    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null",
-           sys.executable, __file__, "--child", side, stem, "--players", str(players), "-n", str(games),
-           "--tree", str(tree)]
-    if knowledge:
-        cmd.append("--knowledge")
-    if by_action:
-        cmd.append("--by-action")
-    done = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
-    found = COUNTED.search(done.stderr)
-    if done.returncode != 0 or found is None:
-        raise SystemExit(f"valgrind failed on {side} {stem}:\n{done.stderr[-2000:]}")
-    return int(found.group(1)) // games
+    args = ["--child", side, stem, "--players", str(players), "-n", str(games), "--tree", str(tree)]
+    args += (["--knowledge"] if knowledge else []) + (["--by-action"] if by_action else [])
+    return callgrind(__file__, args, f"{side} {stem}")[0] // games
 
 
 def refused(before, games) -> str | None:
