@@ -16,7 +16,9 @@ a phase the fuzzer's searches leave out).  The two sides:
             at seed 0 (Hypothesis's search is seeded: the same games each
             time), after a warm-up run of 10 examples at another seed that
             is not counted; settings drawn as by default (``--default``:
-            the parameters at their defaults)
+            the parameters at their defaults).  Counted: its searches
+            (``interpreter.fuzz.play_searches``), what bench/fuzz_speed.py
+            times; not the loading, the rules' examples or the report
   simulate  random games as ``rulerun simulate`` plays them, on each
             setting the fuzzer played, until they have played as many
             actions as the fuzzer did with it (so each setting weighs as
@@ -31,7 +33,8 @@ run takes some 50 times longer: a few minutes a game at the default 100
 examples.
 
 ``--before DIR`` counts the fuzzer of another checkout too (a worktree of
-an earlier commit), on its own settings and its own simulate.
+an earlier commit), on its own settings and its own simulate (a checkout
+older than ``play_searches`` is counted whole, loading and report too).
 
 Needs valgrind (``apt install valgrind``); says so when it is missing.
 """
@@ -57,11 +60,19 @@ def child(side: str, stem: str, players: int, examples: int, draw: bool, tree: P
     sys.path.insert(0, str(tree))
     path = tree / "games" / f"{stem}.rules"
     if side == "fuzz":
-        from interpreter.fuzz import fuzz
+        from interpreter import fuzz as fuzzing
 
-        fuzz(path, players=players, examples=10, seed=9, max_actions=MAX_ACTIONS, vary_small=draw)
-        report = functools.reduce(lambda _, seed: fuzz(path, players=players, examples=examples, seed=seed,
-                                                       max_actions=MAX_ACTIONS, vary_small=draw), [0], None)
+        fuzzing.fuzz(path, players=players, examples=10, seed=9, max_actions=MAX_ACTIONS, vary_small=draw)
+        # the searches alone, as bench/fuzz_speed.py times them (not the loading, the
+        # rules' examples or the report)
+        searches = getattr(fuzzing, "play_searches", None)
+        run = functools.partial(fuzzing.fuzz, path, players=players, examples=examples, seed=0,
+                                max_actions=MAX_ACTIONS, vary_small=draw)
+        if searches is None:  # an older checkout, with no play_searches: the whole call
+            report = functools.reduce(lambda _, __: run(), [0], None)
+        else:
+            fuzzing.play_searches = lambda *args: functools.reduce(lambda _, __: searches(*args), [0], None)
+            report = run()
         print(json.dumps({"actions": report.actions, "settings": report.settings}))
         return
     sys.path.insert(0, str(tree / "bench"))

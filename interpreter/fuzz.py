@@ -324,6 +324,24 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
             if message is not None:
                 findings.append(Finding("same_deal", message, n, {}, 0, []))
                 break
+    seconds = play_searches(fz, skip, findings, time_limit)
+    report = Report(str(path), findings, fz.played_games, fz.played_actions, seconds,
+                    out_of_time=fz.out_of_time)
+    report.settings = [{"players": n, "params": dict(varied), "games": g, "actions": a}
+                       for (n, varied), (g, a) in fz.by_setting.items() if g]
+    report.seats = fz.seats.report()
+    report.seat_log = fz.seats.portable()
+    coverage_report(fz, report)
+    report.findings += run_findings(fz.seats, report.never, fz.played_games, fz.counts[0], skip)
+    return report
+
+
+def play_searches(fz, skip: set, findings: list, time_limit) -> float:
+    """The run's searches, each finding added to ``findings`` (and its kind
+    to ``skip``); returns the seconds they took: the playing time, as
+    simulate's speed counts it (not the loading, the rules' examples or
+    the report).  bench/fuzz_speed.py times it, bench/fuzz_instructions.py
+    counts its instructions."""
     # What is loaded by now (the game, Hypothesis) lives as long as the run: the garbage
     # collector is told to leave it out of its walks until the run ends (gc.freeze), and
     # walks only what the games make, and less often (YOUNG_OBJECTS)
@@ -332,8 +350,8 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
     threshold = gc.get_threshold()
     if threshold[0]:  # (0: the caller switched collecting off that way; left so)
         gc.set_threshold(max(threshold[0], YOUNG_OBJECTS), *threshold[1:])
+    t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
     try:
-        t0 = time.perf_counter()  # the playing time, as simulate's speed counts it (not the loading)
         if time_limit is not None:
             fz.deadline = t0 + time_limit
         while not fz.out_of_time:
@@ -362,15 +380,7 @@ def fuzz(path, players="all", examples: int | None = 100, max_actions: int = 500
         gc.collect()
         gc.unfreeze()
         fz.frozen = False
-    report = Report(str(path), findings, fz.played_games, fz.played_actions, time.perf_counter() - t0,
-                    out_of_time=fz.out_of_time)
-    report.settings = [{"players": n, "params": dict(varied), "games": g, "actions": a}
-                       for (n, varied), (g, a) in fz.by_setting.items() if g]
-    report.seats = fz.seats.report()
-    report.seat_log = fz.seats.portable()
-    coverage_report(fz, report)
-    report.findings += run_findings(fz.seats, report.never, fz.played_games, fz.counts[0], skip)
-    return report
+    return time.perf_counter() - t0
 
 
 def run_findings(seats: SeatLog, never: list, games: int, players: int, skip) -> list:

@@ -353,6 +353,25 @@ def test_after_an_endless_game_the_later_searches_stop_games_early():
     assert report.actions < 100_000, summary(report)
 
 
+def test_the_report_times_the_searches_alone(monkeypatch):
+    """A run's seconds (and so its actions per second, which bench/fuzz_speed.py sets beside
+    simulate's) are those of play_searches, the part bench/fuzz_instructions.py counts: the
+    rules' examples, run before it, and the report, made after it, are left out."""
+    searches = fuzz_module.play_searches
+    ran = []
+
+    def timed(fz, skip, findings, time_limit):
+        ran.append(fz.played_actions)  # no game played before the searches
+        searches(fz, skip, findings, time_limit)
+        ran.append(fz.played_actions)
+        return 42.0
+
+    monkeypatch.setattr(fuzz_module, "play_searches", timed)
+    report = fuzz(rules_path("waiting_game", twin=True), examples=5, seed=0)
+    assert ran == [0, report.actions] and report.actions > 0, summary(report)
+    assert report.seconds == 42.0 and report.actions_per_s == report.actions / 42.0
+
+
 def test_a_time_limit_stops_the_run_and_keeps_what_it_found():
     report = fuzz(rules_path("waiting_game"), examples=None, time_limit=1.0, seed=0)
     assert report.out_of_time and [f.kind for f in report.findings] == ["endless"], summary(report)
