@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import marshal
 from itertools import chain, repeat
-from operator import itemgetter
+from operator import itemgetter, mul
 
 from .runtime import MAX_WORK, RuleError
 
@@ -20,6 +20,7 @@ EVAL_ERRORS = (IndexError, ZeroDivisionError, ValueError, KeyError, TypeError, O
 # A part of the small key read by a subscript each while there are no more than these
 # (see Checks.small_key_for); more are read by one slice or getter.
 FEW_PARTS = 16
+_BYTE = [bytes([i]) for i in range(256)]  # each place's index as a byte (cards_in_place)
 
 
 class InvariantBroken(Exception):
@@ -317,11 +318,17 @@ class MachineChecks:
             Z = list(Z)
             for i in self.stack_instances:
                 Z[i] = list(chain.from_iterable(Z[i]))
-        # each card lies in the place the engine records, and only once: all at C speed
+        # each card lies in the place the engine records, and only once: all at C speed, the
+        # places as bytes (a place's index repeated as many times as it has cards) where they fit
         cards = list(chain.from_iterable(Z))
-        return (len(cards) == len(st.inplay) == len(set(cards))
-                and list(map(loc.__getitem__, cards)) == list(chain.from_iterable(map(repeat, range(len(Z)),
-                                                                                   map(len, Z)))))
+        if not len(cards) == len(st.inplay) == len(set(cards)):
+            return False
+        if len(Z) <= len(_BYTE):
+            try:
+                return bytes(map(loc.__getitem__, cards)) == b"".join(map(mul, _BYTE, map(len, Z)))
+            except ValueError:  # a place recorded past the last one's index: not where it lies
+                return False
+        return list(map(loc.__getitem__, cards)) == list(chain.from_iterable(map(repeat, range(len(Z)), map(len, Z))))
 
     def misplaced_cards(self, st) -> list:
         out = []

@@ -195,6 +195,75 @@ def test_a_capacity_is_checked_before_the_triggers_of_the_move(tmp_path):
     assert "hand of player 1 holds 2 cards, over its capacity of 1" in str(info.value)
 
 
+# ================================================================ every card in one place
+def _positions(path, players, games=3):
+    """Every decision's position of a few random games (a clone of each)."""
+    import random
+
+    game = load(path, check_invariants=True, knowledge=False)
+    out = []
+    for seed in range(games):
+        state, pick = game.new_state(seed, players), random.Random(seed)
+        while not state.is_terminal and len(out) < 400 * (seed + 1):
+            legal = state.legal_actions()
+            if legal:
+                out.append(state.clone())
+                state.apply_at(pick.randrange(len(legal)))
+            else:
+                state.apply(0)  # a chance node
+    return out
+
+
+@pytest.mark.parametrize("use_bytes", [True, False])
+@pytest.mark.parametrize("path,players", [("games/emu_ranchers.rules", 2), ("games/fox_in_the_henhouse.rules", 4)])
+def test_the_fuzzer_finds_a_card_out_of_place(monkeypatch, path, players, use_bytes):
+    """The engine's own check of a position (every CHECK_EVERY steps of the fuzzer): each card in
+    play lies in one place, the one the engine records for it.  It holds at every position of
+    random games, and fails, with what misplaced_cards says, for a card moved without its record,
+    one copied over another, and a record past the last place's index; with the places written as
+    bytes and, past 256 places, as lists (forced here by a table of two bytes)."""
+    import interpreter.checks as checks
+
+    if not use_bytes:
+        monkeypatch.setattr(checks, "_BYTE", checks._BYTE[:2])
+    positions = _positions(path, players)
+    m = positions[0].m
+    assert all(m.cards_in_place(st) for st in positions) and not m.misplaced_cards(positions[-1])
+    stacks = set(m.stack_instances)
+
+    def flat(st, i):
+        return [c for s in st.Z[i] for c in s] if i in stacks else st.Z[i]
+
+    moved = copied = 0
+    for st in positions[::7]:
+        full = [i for i in range(len(st.Z)) if flat(st, i)]
+        if len(full) >= 2:  # a card taken to another place, its record left as it was
+            bad = st.clone()
+            a, b = full[0], full[-1]
+            card = (bad.Z[a][0].pop() if a in stacks and bad.Z[a][0] else None) if a in stacks else bad.Z[a].pop()
+            if card is not None:
+                (bad.Z[b][-1] if b in stacks else bad.Z[b]).append(card)
+                assert not m.cards_in_place(bad)
+                assert any("is not where the engine thinks" in msg for msg, _ in m.misplaced_cards(bad))
+                moved += 1
+        cards = [c for i in range(len(st.Z)) for c in flat(st, i)]
+        if len(cards) >= 2:  # one card written over another in its place: two at once, one lost
+            bad = st.clone()
+            i = next(i for i in range(len(st.Z)) if flat(st, i))
+            if i not in stacks and len(bad.Z[i]) >= 2:
+                bad.Z[i][1] = bad.Z[i][0]
+                assert not m.cards_in_place(bad)
+                said = [msg for msg, _ in m.misplaced_cards(bad)]
+                assert any("lies in two places" in msg for msg in said) and any("cards lost" in msg for msg in said)
+                copied += 1
+            far = st.clone()
+            far.loc[cards[0]] = 300  # no place has that index
+            assert not m.cards_in_place(far)
+            far.loc[cards[0]] = -1
+            assert not m.cards_in_place(far)
+    assert moved and copied
+
+
 # ================================================================ records and achievements
 REC = '''game "rec"
 players 2
