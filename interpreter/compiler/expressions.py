@@ -28,7 +28,7 @@ from rulelang.checker import CheckedGame, elem_type
 
 from ..runtime import MAX_VALUE, STACK_MASK, STACK_SHIFT
 from .source import Namespace, lit
-from .card_tables import attr_test, predicate_table
+from .card_tables import attr_test, filter_table, predicate_table
 from .slots import slot_source
 from .folds import fold_arithmetic
 from .functions import Functions
@@ -391,7 +391,8 @@ class Expressions(Functions):
         inner[self.g.res[id(e)]] = var
         it = f"_tick(st, {self.seq(e.iter, ctx)})"
         ex = self.expr(e.expr, inner)
-        cond = f" if {self.expr(e.cond, inner)}" if e.cond is not None else ""
+        table = filter_table(self, e, ctx)  # a filter of what is printed on the card: read from a table
+        cond = f" if {table}[{var}]" if table is not None else f" if {self.expr(e.cond, inner)}" if e.cond else ""
         return var, it, ex, cond
 
     def e_ListLit(self, e, ctx):

@@ -113,6 +113,28 @@ def test_a_test_of_printed_attributes_is_a_table_of_the_cards(tmp_path, expr, ex
     assert "map(_p" in game.generated_source()  # the table mapped over the pile, not a generator
 
 
+@pytest.mark.parametrize("expr, expected", [
+    ("sum(x.n + v for x in pile if x.kind == Dog)", 7),
+    ("count(x.n > v for x in pile if x.kind == Dog)", 2),
+    ("count(10 / x.n > v for x in pile if x.kind != Fox)", 4),  # the Fox (n 0) filtered out first
+    ("size([x for x in pile if x.n >= low])", 3),
+    ("all(x.n > v for x in pile if x.kind != Fox)", True),
+    ("any(x.n > v + 3 for x in pile if x.kind == Hen)", False),
+])
+def test_a_filter_of_printed_attributes_is_a_table_of_the_cards(tmp_path, expr, expected):
+    """A generator whose body reads the state (v) but whose filter reads only what is printed
+    on the card: the filter is read from a table made once, and the body is evaluated for the
+    cards that pass alone, as the filter says (no division by the Fox's zero)."""
+    target = "b" if isinstance(expected, bool) else "v"
+    path = tmp_path / "tables.rules"
+    path.write_text(CARDS.replace("TARGET", target).replace("EXPR", expr), encoding="utf-8")
+    game = load(path)
+    state = game.new_state(0)
+    state.apply_text("probe")
+    assert game.evaluate(state, target) == expected
+    assert re.search(r" if _p\d+\[c\d+\]", game.generated_source())  # the filter read from a table
+
+
 def test_a_test_some_card_cannot_pass_is_worked_out_at_play_time(tmp_path):
     # 10 / 0 for the Fox: no table; the probe fails at its line when the Fox is there
     path = tmp_path / "tables.rules"
