@@ -326,7 +326,7 @@ class MachineChecks:
         if len(Z) <= len(_BYTE):
             try:
                 return bytes(map(loc.__getitem__, cards)) == b"".join(map(mul, _BYTE, map(len, Z)))
-            except ValueError:  # a place recorded past the last one's index: not where it lies
+            except (ValueError, TypeError):  # a place recorded past the last one's index, or no index
                 return False
         return list(map(loc.__getitem__, cards)) == list(chain.from_iterable(map(repeat, range(len(Z)), map(len, Z))))
 

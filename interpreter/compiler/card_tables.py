@@ -8,10 +8,11 @@ that table (1 or 0 per card) mapped over the cards at C speed (``sum``,
 ``1 in``, ``0 not in``), with the same work charged (``_tick``).  A test that
 fails for some card (a division by zero) is left to play time, as
 written.  ``any(x.attr == K ...)`` and its kin look for K in the
-attribute's own table (:func:`attr_test`).  A generator's filter
-(``... for x in Z if TEST``) that reads only what is printed is read from
-such a table too, whatever its body reads (:func:`filter_table`).  Used by
-:meth:`.expressions.Expressions.e_CallGen`, and by the
+attribute's own table (:func:`attr_test`).  Used by
+:meth:`.expressions.Expressions.e_CallGen`; a generator's, a list
+comprehension's or a ``groups``'s filter (``... for x in Z if TEST``) that
+reads only what is printed is read from such a table too, whatever its
+body reads (:func:`filter_table`, used by ``Expressions.comp_parts``); and by the
 searches for a parameter's own tests (:func:`param_card_test`), whose
 tables also tell an action no card in play can make legal
 (``Machine.never_offered``).
@@ -54,17 +55,15 @@ def predicate_table(exprs, e, ctx) -> str | None:
     return {"count": f"sum({values})", "any": f"(1 in {values})", "all": f"(0 not in {values})"}[e.func]
 
 
-def filter_table(exprs, e, ctx) -> str | None:
-    """The name of a per-card table of the filter of ``e`` (``... for x in
-    S if TEST``, S of cards) where TEST reads nothing but what is printed on
-    the card: the generator reads the table (``_p[x]``) instead of working
-    TEST out at each card; None where that does not apply."""
-    if e.cond is None or exprs.layout is None or exprs.t(e.iter) not in ("pile", "grid", "stack", "list:card"):
+def filter_table(exprs, e, test: str, var: str) -> str | None:
+    """The name of a per-card table of ``test``, the source of the filter of
+    ``e`` (``... for x in S if TEST``, S of cards) reading the card as
+    ``var``, where it reads nothing but what is printed on the card: the
+    generator reads the table (``_p[x]``) instead of working TEST out at
+    each card; None where that does not apply."""
+    if exprs.layout is None or exprs.t(e.iter) not in ("pile", "grid", "stack", "list:card"):
         return None
-    inner = dict(ctx)
-    inner["nodes"] = None  # (as predicate_table)
-    inner[exprs.g.res[id(e)]] = _VAR
-    return _table(exprs, f"({exprs.expr(e.cond, inner)})")
+    return _table(exprs, f"({_as_card(test, var)})")
 
 
 def attr_test(exprs, e, ctx) -> str | None:

@@ -391,8 +391,11 @@ class Expressions(Functions):
         inner[self.g.res[id(e)]] = var
         it = f"_tick(st, {self.seq(e.iter, ctx)})"
         ex = self.expr(e.expr, inner)
-        table = filter_table(self, e, ctx)  # a filter of what is printed on the card: read from a table
-        cond = f" if {table}[{var}]" if table is not None else f" if {self.expr(e.cond, inner)}" if e.cond else ""
+        cond = ""
+        if e.cond is not None:
+            test = self.expr(e.cond, inner)
+            table = filter_table(self, e, test, var)  # a filter of what is printed on the card: read from a table
+            cond = f" if {table}[{var}]" if table is not None else f" if {test}"
         return var, it, ex, cond
 
     def e_ListLit(self, e, ctx):

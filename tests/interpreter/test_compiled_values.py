@@ -116,6 +116,10 @@ FILTER = r" if _p\d+\[c\d+\]"
     ("any(x.n > v + 3 for x in pile if x.kind == Hen)", False, FILTER),
 ])
 def test_a_test_of_printed_attributes_is_a_table_of_the_cards(tmp_path, expr, expected, code):
+    """A count, any or all whose test reads only what is printed on the card becomes a table
+    mapped over the cards; a generator whose body reads the state (v) has its filter alone
+    read from a table, and its body is evaluated for the cards that pass, as the filter says
+    (no division by the Fox's zero)."""
     target = "b" if isinstance(expected, bool) else "v"
     path = tmp_path / "tables.rules"
     path.write_text(CARDS.replace("TARGET", target).replace("EXPR", expr), encoding="utf-8")

@@ -220,7 +220,7 @@ def test_the_fuzzer_finds_a_card_out_of_place(monkeypatch, path, players, use_by
     """The engine's own check of a position (every CHECK_EVERY steps of the fuzzer): each card in
     play lies in one place, the one the engine records for it.  It holds at every position of
     random games, and fails, with what misplaced_cards says, for a card moved without its record,
-    one copied over another, and a record past the last place's index; with the places written as
+    one copied over another, and a record past the last place's index or none; with the places written as
     bytes and, past 256 places, as lists (forced here by a table of two bytes)."""
     import interpreter.checks as checks
 
@@ -260,6 +260,8 @@ def test_the_fuzzer_finds_a_card_out_of_place(monkeypatch, path, players, use_by
             far.loc[cards[0]] = 300  # no place has that index
             assert not m.cards_in_place(far)
             far.loc[cards[0]] = -1
+            assert not m.cards_in_place(far)
+            far.loc[cards[0]] = None  # no index at all
             assert not m.cards_in_place(far)
     assert moved and copied
 
