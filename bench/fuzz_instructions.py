@@ -41,7 +41,6 @@ Needs valgrind (``apt install valgrind``); says so when it is missing.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import os
@@ -50,7 +49,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from instructions import GAMES, callgrind, refused  # noqa: E402
+from instructions import GAMES, callgrind, parser, refused  # noqa: E402
 MAX_ACTIONS = 5000  # as bench/fuzz_speed.py
 
 
@@ -114,14 +113,9 @@ def measure(stem: str, players: int, examples: int, draw: bool, tree: Path) -> t
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("games", nargs="*", default=list(GAMES))
-    ap.add_argument("--players", type=int, help="player count (default: each game's usual)")
+    ap = parser(__doc__, "fuzzer")
     ap.add_argument("--examples", type=int, default=100, help="fuzz examples counted (default 100)")
     ap.add_argument("--default", action="store_true", help="the parameters at their defaults (default: drawn)")
-    ap.add_argument("--before", type=Path, metavar="DIR", help="also count the fuzzer of this checkout")
-    ap.add_argument("--child", nargs=2, metavar=("SIDE", "GAME"), help=argparse.SUPPRESS)
-    ap.add_argument("--tree", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         child(args.child[0], args.child[1], args.players, args.examples, not args.default, args.tree.resolve())

@@ -128,17 +128,26 @@ def refused(before, games) -> str | None:
     return None
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser(doc: str, counted: str) -> argparse.ArgumentParser:
+    """The arguments of this script and bench/fuzz_instructions.py alike:
+    the games, ``--players``, ``--before`` (a checkout whose ``counted`` is
+    counted too), and the hidden ones by which :func:`callgrind` runs a
+    side in a child (``--child SIDE GAME``, ``--tree``)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("games", nargs="*", default=list(GAMES))
     ap.add_argument("--players", type=int, help="player count (default: each game's usual)")
+    ap.add_argument("--before", type=Path, metavar="DIR", help=f"also count the {counted} of this checkout")
+    ap.add_argument("--child", nargs=2, metavar=("SIDE", "GAME"), help=argparse.SUPPRESS)
+    ap.add_argument("--tree", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = parser(__doc__, "interpreter")
     ap.add_argument("-n", type=int, default=20, help="games counted per side (default 20)")
     ap.add_argument("--knowledge", action="store_true", help="keep who has seen which card (default: not)")
     ap.add_argument("--by-action", action="store_true",
                     help="play through State.apply(action), which looks it up (default: State.apply_at(index))")
-    ap.add_argument("--before", type=Path, metavar="DIR", help="also count the interpreter of this checkout")
-    ap.add_argument("--child", nargs=2, metavar=("SIDE", "GAME"), help=argparse.SUPPRESS)
-    ap.add_argument("--tree", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         child(args.child[0], args.child[1], args.players, args.n, args.knowledge, args.tree.resolve(), args.by_action)
