@@ -163,10 +163,10 @@ class Machine(MachineViews, MachineChecks):
         self.achievement_slot = 0
         self.sealed_slots = ()  # the slots of the choices made in secret and not yet carried out
         # {id(pile): (pile, its cards without identical copies, their groups or None)}, while a choice is
-        # searched; outside a search, the last pile told apart (helpers.dedupe, read by helpers.subsets)
+        # searched; outside a search, the last pile told apart (copies.dedupe, read by copies.subsets)
         self.domain_cache = None
         self.last_told_apart = None
-        self.copy_plans = {}  # the names of a pile's cards, in order -> how its copies group (helpers.dedupe)
+        self.copy_plans = {}  # the names of a pile's cards, in order -> how its copies group (copies.dedupe)
         # does a search ever keep something there (a game with copies of a card, a set choice, a grid)?
         self.shares_domains = True
         # budgets, refilled where an evaluation starts (a step of play, a listing of legal actions, the results)

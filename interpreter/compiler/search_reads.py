@@ -61,7 +61,7 @@ def search_reads(g, action, preamble, has_copies: bool) -> SearchReads | None:
     ``has_copies``: does the deck hold cards of one name?"""
     if has_copies and g.card_vars and any(p.subsets or g.types.get(id(p.domain)) in ("pile", "stack", "list:card")
                                           for p in action.params):
-        return None  # identical copies are told apart by their card variables too (helpers.copy_keys)
+        return None  # identical copies are told apart by their card variables too (copies.copy_keys)
     walker = _Walker(g)
     bound = frozenset(slot for slot, _, _ in g.action_slots[action.name])
     try:

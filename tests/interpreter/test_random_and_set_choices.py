@@ -248,7 +248,7 @@ def test_the_copy_plans_a_game_keeps_are_begun_again_when_full_and_listings_stay
     # of copies dropped every third pile, are those of a game that keeps them all
     import random
     from pathlib import Path
-    from interpreter.compiler import helpers
+    from interpreter.compiler import copies
     path = Path(__file__).resolve().parents[2] / "games" / "desplumados.rules"
 
     def listings(seed):
@@ -256,11 +256,11 @@ def test_the_copy_plans_a_game_keeps_are_begun_again_when_full_and_listings_stay
         rng, out = random.Random(seed), []
         while not st.is_terminal and len(out) < 400:
             out.append(st.legal_actions())
-            assert len(st.m.copy_plans) <= helpers.MAX_COPY_PLANS
+            assert len(st.m.copy_plans) <= copies.MAX_COPY_PLANS
             st.apply_at(rng.randrange(len(out[-1])))
         return out
     kept = [listings(seed) for seed in range(3)]
-    monkeypatch.setattr(helpers, "MAX_COPY_PLANS", 2)
+    monkeypatch.setattr(copies, "MAX_COPY_PLANS", 2)
     assert [listings(seed) for seed in range(3)] == kept
 
 
@@ -347,15 +347,60 @@ def test_set_choice_just_under_the_bound_is_fine(tmp_path):
 @given(shape=strat.lists(strat.integers(0, 3), min_size=0, max_size=7), lo=strat.integers(0, 3),
        hi=strat.integers(0, 7))
 def test_a_set_s_cards_are_read_off_the_hand_at_its_positions(shape, lo, hi):
-    # each set is read off the hand by a getter made once per shape (helpers._getter): the
-    # cards at the set's positions, in order, as a tuple (one card, or none, too)
-    from interpreter.compiler.helpers import _getter, _subset_positions
+    # past the few sets written as one list display, each set is read off the hand by a getter
+    # made once per shape (copies._getter): the cards at the set's positions, in order, as a
+    # tuple (one card, or none, too)
+    from interpreter.compiler.copies import _getter, _subset_positions
 
     labels = {}
     shape = tuple(labels.setdefault(x, len(labels)) for x in shape)  # (groups numbered by first card)
     hand = [100 + 7 * i for i in range(len(shape))]
     for pos in _subset_positions(shape, lo, min(hi, len(shape))):
         assert _getter(pos)(hand) == tuple(hand[i] for i in pos)
+
+
+@settings(max_examples=150, deadline=None)
+@given(shape=strat.lists(strat.integers(0, 3), min_size=0, max_size=8), copies=strat.booleans(),
+       lo=strat.integers(0, 3), hi=strat.integers(0, 8), tagged=strat.booleans())
+def test_a_shape_s_sets_are_made_by_one_function_that_reads_only_the_hand(shape, copies, lo, hi, tagged):
+    # the sets of a hand of a given shape are made by one function, kept for that shape: a list
+    # display written of numbers alone for a few sets (it reads no name but its arguments), or
+    # getters or combinations for more; whichever it is, the sets are the positions' cards, in
+    # the order _subset_positions gives, as (uid, set) when tagged
+    from interpreter.compiler.copies import MAX_WRITTEN, _maker, _subset_positions
+
+    labels = {}
+    shape = tuple(labels.setdefault(x, len(labels)) for x in shape) if copies else tuple(range(len(shape)))
+    hand = [100 + 7 * i for i in range(len(shape))]
+    hi = min(hi, len(shape))
+    make, _ = _maker(len(shape), None if len(set(shape)) == len(shape) else shape, lo, hi, tagged)
+    sets = [tuple(hand[i] for i in pos) for pos in _subset_positions(shape, lo, hi)]
+    assert make(hand, 7) == ([(7, x) for x in sets] if tagged else sets)
+    if len(sets) <= MAX_WRITTEN:
+        assert make.__code__.co_filename == "<rulelang:sets>" and make.__code__.co_names == ()
+
+
+def test_the_set_makers_are_begun_again_when_full_and_listings_stay_the_same(monkeypatch):
+    # ¡Desplumados! discards any set of its hand: its listings, with the kept makers of sets
+    # dropped at every new shape of hand, are those of a game that keeps them
+    import random
+    from pathlib import Path
+    from interpreter.compiler import copies
+    path = Path(__file__).resolve().parents[2] / "games" / "desplumados.rules"
+
+    def listings(seed):
+        st = load(path, knowledge=False).new_state(seed, 4)
+        rng, out = random.Random(seed), []
+        while not st.is_terminal and len(out) < 300:
+            out.append(st.legal_actions())
+            assert len(copies._MAKERS) <= copies.MAX_MAKERS
+            st.apply_at(rng.randrange(len(out[-1])))
+        return out
+    kept = [listings(seed) for seed in range(3)]
+    monkeypatch.setattr(copies, "MAX_MAKERS", 1)
+    monkeypatch.setattr(copies, "_MAKERS", {})
+    assert [listings(seed) for seed in range(3)] == kept
+    assert any(len(a) == 2 and isinstance(a[1], tuple) for listing in kept for a in listing)  # (sets listed)
 
 
 def test_a_card_variable_set_at_random_is_the_clones_own(tmp_path):
