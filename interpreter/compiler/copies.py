@@ -58,12 +58,12 @@ def dedupe(st, cards):
             if len(m.copy_plans) >= MAX_COPY_PLANS:  # (begun again: the piles of now are kept)
                 m.copy_plans.clear()
             plan = m.copy_plans[names] = _copy_plan(names)
-        firsts, shape, pairs = plan
+        pick, shape, pairs = plan
         cvars = m.cvar_bases
         if cvars and not _same_card_vars(st.C, cvars, cards, pairs):
             out, shape = _told_apart(st, cards)
         else:
-            out = [cards[i] for i in firsts]
+            out = list(pick(cards)) if pick is not None else [cards[0]]  # (one name: no getter)
     if cache is not None:
         cache[id(cards)] = (cards, out, shape)
     else:
@@ -77,11 +77,11 @@ MAX_COPY_PLANS = 8192
 
 
 def _copy_plan(names: tuple) -> tuple:
-    """For cards of these names (some alike), in order: the positions of
-    the first of each name, each card's group (groups numbered in the
-    order of their first card), and the (first, later) pairs of positions
-    of one name, whose card variables must agree for the later card to be
-    a copy of the first."""
+    """For cards of these names (some alike), in order: a getter of the
+    first card of each name (a tuple; None when all are of one name), each
+    card's group (groups numbered in the order of their first card), and
+    the (first, later) pairs of positions of one name, whose card
+    variables must agree for the later card to be a copy of the first."""
     group = {}
     firsts, shape, pairs = [], [], []
     for i, name in enumerate(names):
@@ -92,7 +92,7 @@ def _copy_plan(names: tuple) -> tuple:
         else:
             pairs.append((firsts[g], i))
         shape.append(g)
-    return tuple(firsts), tuple(shape), tuple(pairs)
+    return (itemgetter(*firsts) if len(firsts) > 1 else None), tuple(shape), tuple(pairs)
 
 
 def _same_card_vars(C, cvars, cards, pairs) -> bool:

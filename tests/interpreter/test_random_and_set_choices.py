@@ -189,6 +189,9 @@ def test_set_choice_offers_each_set_once_smallest_first(tmp_path):
     state = sets_game(tmp_path).new_state(1)
     state.put(["A", "A", "B"], "hand", 0)
     assert state.legal_action_texts() == ["discard A", "discard B", "discard A, A", "discard A, B"]
+    state = sets_game(tmp_path).new_state(1)
+    state.put(["A", "A"], "hand", 0)  # (every card a copy of the first)
+    assert state.legal_action_texts() == ["discard A", "discard A, A"]
 
 
 def test_set_choice_order_follows_the_pile(tmp_path):
@@ -230,6 +233,10 @@ def test_a_set_choice_beside_a_card_choice_over_the_same_hand_groups_the_same_co
     state.put(["A", "A", "B"], "hand", 0)
     assert state.legal_action_texts() == ["play A", "play B", "discard A", "discard B", "discard A, A",
                                           "discard A, B"]
+    state = game.new_state(1)
+    state.put(["A", "A"], "hand", 0)  # (copies of one name only: the first is played)
+    assert [a[1] for a in state.legal_actions() if state.action_text(a) == "play A"] == [state.Z[
+        state.m.zone_instance(state, "hand", 0)][0]]
     state = game.new_state(1)
     state.put(["A", "A", "B"], "hand", 0)
     state.set_card_var("marked", state.m.card_ids("A")[1], True)
