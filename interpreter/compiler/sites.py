@@ -34,6 +34,7 @@ def generate_site(m, ns, site, span):
     lines.append(f"        _left = {int(MAX_SEARCH)}")
     bodies = [site_body(ns, sa) for sa in m.sites[site]]
     lines += shared_domains(bodies)
+    lines += skipped_by_table(ns, bodies)
     for body in bodies:
         lines += body
     lines.append(f"        {mach}.search_left = _left")  # (what the searches left, as each writes it back)
@@ -69,6 +70,48 @@ def shared_domains(bodies) -> list:
         lines.append(f"        {local} = {src}")
         for body in bodies:
             body[:] = [line.replace(src, local) for line in body]
+    return lines
+
+
+# lines a search begins with that cannot fail and read nothing: it may be skipped past them
+_QUIET = re.compile(r"^ *(?:uid = \d+|while True:|\w+ = (?:None|\[\]|dict\(\)))$")
+# a search's first loop, over a place (a mover's, or a fixed one) or its copies told apart ...
+_LOOP = re.compile(r"^ *for (v\d+) in (_dd\d+|st\.Z\[(?:\(\d+ \+ st\.me\)|\d+)\]):$")
+# ... whose every card must first pass a table of what is printed on it (.card_tables)
+_TABLE = re.compile(r"^ *if (_p\d+)\[(v\d+)\](?::| and )")
+
+
+def skipped_by_table(ns, bodies) -> list:
+    """Lines that look once at the cards of a place that two searches of a
+    listing or more begin by going through, each card tested first by a
+    table of what is printed on it (one kind of card, say) that few cards
+    pass (a quarter of them at most): each table's bit in one int per
+    card, or-ed over the place's cards.  A search whose table no card
+    passes offers nothing, and is skipped (``bodies``, rewritten here: each
+    such search under an ``if`` on its bit); before its loop it did
+    nothing that could fail or that the skip leaves out (:data:`_QUIET`).
+    The look costs a read per card; each search skipped saves its own
+    pass.  A table most cards pass would seldom skip its search."""
+    found = {}  # the place's source -> [(body, its table's name)]
+    for body in bodies:
+        k = 0
+        while k < len(body) and _QUIET.match(body[k]):
+            k += 1
+        loop = _LOOP.match(body[k]) if k + 1 < len(body) else None
+        test = loop and _TABLE.match(body[k + 1])
+        if test and test.group(2) == loop.group(1) and sum(ns.ns[test.group(1)]) * 4 <= len(ns.ns[test.group(1)]):
+            found.setdefault(loop.group(2), []).append((body, test.group(1)))
+    lines = []
+    for place, searches in sorted(found.items()):
+        if len(searches) < 2:  # (one search: its own pass is the look)
+            continue
+        tables = sorted({name for _, name in searches}, key=lambda name: int(name[2:]))
+        ncards = len(ns.ns[tables[0]])
+        bits = [sum(ns.ns[name][c] << j for j, name in enumerate(tables)) for c in range(ncards)]
+        seen, ref = ns.fresh("_seen"), ns.ref(bits, "_b")
+        lines += [f"        {seen} = 0", f"        for _c in {place}:", f"            {seen} |= {ref}[_c]"]
+        for body, name in searches:
+            body[:] = [f"        if {seen} & {1 << tables.index(name)}:"] + ["    " + line for line in body]
     return lines
 
 
