@@ -77,6 +77,10 @@ class MaskPlan:
         # the generator's own filter (... for n in S if F(n)): only the n it keeps count
         kept = [f"({exprs.expr(self.e.cond, inner)})"] if self.e.cond is not None else []
         if self.func == "count":
+            if not kept + terms and exprs.t(self.e.iter) != "list:card":
+                # every card of a place, each there once: the sum of their bits is their or
+                bits = exprs.ns.ref(_bits(len(self.table)), "_bit")
+                return f"sum(map({bits}.__getitem__, {it}))"
             cond = f" if {' and '.join(kept + terms)}" if kept + terms else ""
             return f"_mask_or([1 << {var} for {var} in {it}{cond}])"
         if self.func == "all":  # the cards every n that none of its outer terms lets pass allows
@@ -86,6 +90,17 @@ class MaskPlan:
             return f"_mask_and({full}, [{table}[{var}] for {var} in {it}{cond}])"
         cond = f" if {' and '.join(kept + terms)}" if kept + terms else ""
         return f"_mask_or([{table}[{var}] for {var} in {it}{cond}])"
+
+
+_BITS = {}  # a number of cards -> the bit of each card (1 << card), shared
+
+
+def _bits(ncards: int) -> list:
+    """``[1 << c for c in range(ncards)]``, made once per number of cards."""
+    bits = _BITS.get(ncards)
+    if bits is None:
+        bits = _BITS[ncards] = [1 << c for c in range(ncards)]
+    return bits
 
 
 def mask_plan(exprs, e, vslot, card_count: int, aliases=frozenset()):

@@ -84,7 +84,7 @@ def test_masked_searches_offer_what_the_rules_say(tmp_path, monkeypatch, players
 
 
 @pytest.mark.parametrize("stem, players, tabulated", [("hens", 3, ["_mask_and("]),
-                                                      ("desplumados", 4, [".bit_count()", "_mask_and("])])
+                                                      ("desplumados", 4, [".bit_count()", "sum(map(_bit", "_mask_and("])])
 def test_a_game_s_legal_actions_are_the_same_with_a_table(monkeypatch, stem, players, tabulated):
     # Hens's placements (an all() over a cell's neighbours); ¡Desplumados!'s meadow visits (a
     # count) and hens played (an all() with a filter, in the helper fits(h, p) written in place)
@@ -110,12 +110,16 @@ action pass_turn "pass":''').replace("choose lay, cover, pass_turn", "choose lay
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_a_counted_pair_condition_offers_what_the_rules_say(tmp_path, monkeypatch, players):
+@pytest.mark.parametrize("rules, whole", [(COUNTED, False),
+                                          (COUNTED.replace("not d.face_down and d.colour", "d.colour"), True)])
+def test_a_counted_pair_condition_offers_what_the_rules_say(tmp_path, monkeypatch, players, rules, whole):
     # count(A(d) and B(d, c) for d in S): the cards of S that pass A as one mask, each card c
-    # the bits it shares with its own table entry (the cards d that B passes for it)
+    # the bits it shares with its own table entry (the cards d that B passes for it); with no
+    # A, every card of S counts: each is in S once, so the mask is the sum of their bits
     path = tmp_path / "counted.rules"
-    path.write_text(COUNTED)
+    path.write_text(rules)
     assert ".bit_count()" in load(path).generated_source()
+    assert ("sum(map(_bit" in load(path).generated_source()) == whole
     masked = legal_lists(path, players, range(30))
     monkeypatch.setattr(masks, "MAX_CARDS", 0)
     assert ".bit_count()" not in load(path).generated_source()
