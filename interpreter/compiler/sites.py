@@ -73,10 +73,13 @@ def shared_domains(bodies) -> list:
     return lines
 
 
-# lines a search begins with that cannot fail and read nothing: it may be skipped past them
-_QUIET = re.compile(r"^ *(?:uid = \d+|while True:|\w+ = (?:None|\[\]|dict\(\)))$")
+# lines a search begins with that cannot fail and read nothing but whether a place is empty:
+# it may be skipped past them
+_PLACE = r"st\.Z\[(?:\(\d+ \+ st\.me\)|\d+)\]"  # a place of the mover's, or a fixed one
+_QUIET = re.compile(rf"^ *(?:uid = \d+|while True:|\w+ = (?:None|\[\]|dict\(\))|break"
+                    rf"|if (?:not |\()*{_PLACE}\)*:)$")
 # a search's first loop, over a place (a mover's, or a fixed one) or its copies told apart ...
-_LOOP = re.compile(r"^ *for (v\d+) in (_dd\d+|st\.Z\[(?:\(\d+ \+ st\.me\)|\d+)\]):$")
+_LOOP = re.compile(rf"^ *for (v\d+) in (_dd\d+|{_PLACE}):$")
 # ... whose every card must first pass a table of what is printed on it (.card_tables)
 _TABLE = re.compile(r"^ *if (_p\d+)\[(v\d+)\](?::| and )")
 
@@ -89,7 +92,8 @@ def skipped_by_table(ns, bodies) -> list:
     card, or-ed over the place's cards.  A search whose table no card
     passes offers nothing, and is skipped (``bodies``, rewritten here: each
     such search under an ``if`` on its bit); before its loop it did
-    nothing that could fail or that the skip leaves out (:data:`_QUIET`).
+    nothing that could fail or that the skip leaves out (:data:`_QUIET`: at
+    most, it asked whether a place is empty).
     The look costs a read per card; each search skipped saves its own
     pass.  A table most cards pass would seldom skip its search."""
     found = {}  # the place's source -> [(body, its table's name)]

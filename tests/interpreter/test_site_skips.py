@@ -6,7 +6,8 @@ that few cards pass (one rare kind each), the listing looks at the place's
 cards once (``sites.skipped_by_table``) and skips each search whose kind
 is not there.  The listing must stay the same, action for action; a
 search that does something before its loop that could fail is never
-skipped, nor is one whose table most cards pass."""
+skipped (whether a place is empty is read safely), nor is one whose table
+most cards pass."""
 
 import random
 import re
@@ -115,6 +116,19 @@ def test_a_search_that_tests_the_state_before_its_loop_is_not_skipped(tmp_path, 
     kept = listings(game, range(10))
     monkeypatch.setattr(sites, "skipped_by_table", lambda ns, bodies: [])
     assert listings(load_kinds(tmp_path, late), range(10)) == kept
+
+
+@pytest.mark.parametrize("late", ["empty(pot)", "not empty(pot)", "not (not empty(pot))"])
+def test_a_search_that_first_asks_whether_a_place_is_empty_is_skipped_too(tmp_path, monkeypatch, late):
+    # whether a place is empty is read before the loop, and reading it cannot fail: spend is
+    # skipped with the others when no coin is in hand, and offered as before otherwise
+    game = load_kinds(tmp_path, late)
+    assert skipped(game) == {"show_gem", "use_key", "spend"}
+    kept = listings(game, range(10))
+    monkeypatch.setattr(sites, "skipped_by_table", lambda ns, bodies: [])
+    assert listings(load_kinds(tmp_path, late), range(10)) == kept
+    spends = [any(t.startswith("spend") for t in texts) for texts in kept]
+    assert any(spends) and not all(spends)
 
 
 def test_one_rare_kind_alone_is_searched_as_written(tmp_path):
