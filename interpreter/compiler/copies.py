@@ -143,37 +143,49 @@ def subsets(st, cards, lo, hi, uid=None):
     key = (n if shape is None else shape, lo, hi, uid is not None)
     make = _MAKERS.get(key)
     if make is None:
-        if len(_MAKERS) >= MAX_MAKERS:  # (begun again: the shapes of now are kept)
+        if len(_MAKERS) >= MAX_MAKERS or len(_MET) >= MAX_MAKERS:  # (begun again: the shapes of now are kept)
             _MAKERS.clear()
-        make, keep = _maker(n, shape, lo, hi, uid is not None)
+            _MET.clear()
+        make, keep = _maker(n, shape, lo, hi, uid is not None, key in _MET)
         if keep:
             _MAKERS[key] = make
+        else:
+            _MET.add(key)
     return make(cards, uid)
 
 
 # For a hand of a given shape (its groups of copies; its size, when it has none) and sizes of
 # set, the function that makes the sets of such a hand: hands of one shape recur all game long.
+# A maker written as source (a compile) is made for a shape met before (_MET), not for one that
+# may not come back: the fuzzer, drawing hand sizes, meets many shapes once.
 _MAKERS = {}
+_MET = set()
 MAX_MAKERS = 4096  # past this many, they are dropped and kept again as they come
-MAX_WRITTEN = 64  # a choice of at most this many sets makes them in one written expression
+MAX_WRITTEN = 64  # a choice of at most this many sets makes them in one written expression ...
+MAX_WRITTEN_CARDS = 256  # ... of at most this many cards in all (a compile grows with its source)
 MAX_KEPT_GETTERS = 1024  # a maker of more sets than this, by getters, is not kept
 
 
-def _maker(n: int, shape, lo: int, hi: int, tagged: bool):
+def _maker(n: int, shape, lo: int, hi: int, tagged: bool, met: bool = True):
     """(``make(cards, uid)``, is it worth keeping?): ``make`` gives the sets
     of ``cards`` (``n`` cards grouped by ``shape``, None for no copies) with
     ``lo`` to ``hi`` members, each as ``(uid, set)`` if ``tagged``.  A few
-    sets are made by one list display (:func:`_written`); more, by a getter
-    per set (at C speed), or for a small hand without copies by
+    sets are made by one list display (:func:`_written`), once the shape was
+    ``met`` before (till then by getters, not kept); more, by a getter per
+    set (at C speed), or for a small hand without copies by
     ``combinations``."""
     if shape is None and lo <= hi and n <= 12 and sum(comb(n, k) for k in range(lo, hi + 1)) > MAX_WRITTEN:
         if tagged:
             return (lambda cards, uid: [(uid, x) for k in range(lo, hi + 1) for x in combinations(cards, k)]), True
         return (lambda cards, uid: [x for k in range(lo, hi + 1) for x in combinations(cards, k)]), True
     positions = _subset_positions(tuple(range(n)) if shape is None else shape, lo, hi)
-    if len(positions) <= MAX_WRITTEN:
+    small = len(positions) <= MAX_WRITTEN and sum(map(len, positions)) <= MAX_WRITTEN_CARDS
+    if small and met:
         return _written(positions, tagged), True
     getters = list(map(_getter, positions))
+    if small:  # (met for the first time: written if it comes back)
+        return (lambda cards, uid: [(uid, get(cards)) for get in getters] if tagged else
+                [get(cards) for get in getters]), False
     if tagged:
         return (lambda cards, uid: [(uid, get(cards)) for get in getters]), len(getters) <= MAX_KEPT_GETTERS
     return (lambda cards, uid: [get(cards) for get in getters]), len(getters) <= MAX_KEPT_GETTERS
@@ -182,13 +194,14 @@ def _maker(n: int, shape, lo: int, hi: int, tagged: bool):
 def _written(positions: list, tagged: bool):
     """``make(cards, uid)`` returning, in one list display, the tuple of
     the cards at each of ``positions`` (with ``uid`` before it if
-    ``tagged``): no call per set.  Its source is made of numbers only."""
+    ``tagged``): no call per set.  Its source is made of numbers only, and
+    compiled where all generated source is (its code kept by its source)."""
+    from .source import Namespace  # (which needs the helpers, which need this module)
+
     sets = ["(" + "".join(f"c[{int(i)}], " for i in p) + ")" for p in positions]
     if tagged:
         sets = [f"(u, {x})" for x in sets]
-    namespace = {"__builtins__": {}}
-    exec(compile(f"def make(c, u):\n    return [{', '.join(sets)}]\n", "<rulelang:sets>", "exec"), namespace)
-    return namespace["make"]
+    return Namespace().define(f"def _sets(c, u):\n    return [{', '.join(sets)}]\n", "_sets")
 
 
 def _getter(positions: tuple):

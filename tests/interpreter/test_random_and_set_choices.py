@@ -384,7 +384,30 @@ def test_a_shape_s_sets_are_made_by_one_function_that_reads_only_the_hand(shape,
     sets = [tuple(hand[i] for i in pos) for pos in _subset_positions(shape, lo, hi)]
     assert make(hand, 7) == ([(7, x) for x in sets] if tagged else sets)
     if len(sets) <= MAX_WRITTEN:
-        assert make.__code__.co_filename == "<rulelang:sets>" and make.__code__.co_names == ()
+        assert make.__code__.co_filename == "<rulelang:_sets>" and make.__code__.co_names == ()
+
+
+def test_a_shape_s_maker_is_written_when_the_shape_comes_back_and_only_for_few_cards(tmp_path, monkeypatch):
+    # subsets() keeps a maker per shape of hand, sizes of set, and whether the sets come as
+    # actions; one written as source (a compile) is made the second time a shape is met, and
+    # only for few cards in all: 64 sets of a hundred cards each are made by getters
+    from itertools import combinations
+
+    from interpreter.compiler import copies
+    monkeypatch.setattr(copies, "_MAKERS", {})
+    monkeypatch.setattr(copies, "_MET", set())
+    state = sets_game(tmp_path).new_state(1)
+    state.put(["A", "B", "C"], "hand", 0)
+    hand = state.Z[state.m.zone_instance(state, "hand", 0)]
+    for lo, hi, uid in [(1, 1, None), (2, 3, None), (2, 3, 7), (0, 9, 7), (3, 1, None)]:
+        want = [x for k in range(max(lo, 0), min(hi, 3) + 1) for x in combinations(hand, k)]
+        for _ in range(2):  # (met, then kept)
+            assert subsets(state, hand, lo, hi, uid) == ([(uid, x) for x in want] if uid is not None else want)
+    assert len(copies._MAKERS) == 5 and copies._MET == set(copies._MAKERS)
+    assert all(make.__code__.co_filename == "<rulelang:_sets>" for make in copies._MAKERS.values())
+    big, _ = copies._maker(100, (0,) * 100, 37, 100, True)  # (one name: 64 sets, 37 to 100 cards each)
+    assert big.__code__.co_filename != "<rulelang:_sets>"
+    assert big(list(range(100)), 7) == [(7, tuple(range(k))) for k in range(37, 101)]
 
 
 def test_the_set_makers_are_begun_again_when_full_and_listings_stay_the_same(monkeypatch):
@@ -406,6 +429,7 @@ def test_the_set_makers_are_begun_again_when_full_and_listings_stay_the_same(mon
     kept = [listings(seed) for seed in range(3)]
     monkeypatch.setattr(copies, "MAX_MAKERS", 1)
     monkeypatch.setattr(copies, "_MAKERS", {})
+    monkeypatch.setattr(copies, "_MET", set())
     assert [listings(seed) for seed in range(3)] == kept
     assert any(len(a) == 2 and isinstance(a[1], tuple) for listing in kept for a in listing)  # (sets listed)
 
