@@ -250,9 +250,11 @@ def test_a_set_choice_beside_a_card_choice_over_the_same_hand_groups_the_same_co
     assert len(subsets(state, hand, 1, 2)) == 4  # the two As are copies again
 
 
-def test_the_copy_plans_a_game_keeps_are_begun_again_when_full_and_listings_stay_the_same(monkeypatch):
-    # ¡Desplumados! has copies and card variables: its listings, with the plans of its piles
-    # of copies dropped every third pile, are those of a game that keeps them all
+@pytest.mark.parametrize("bound, small", [("MAX_COPY_PLANS", 2), ("MAX_MAKERS", 1)])
+def test_what_a_game_keeps_of_its_piles_is_begun_again_when_full_and_listings_stay_the_same(monkeypatch, bound, small):
+    # ¡Desplumados! has copies, card variables and a set choice (discard any cards of the
+    # hand): its listings, with the plans of its piles of copies, or the makers of its sets,
+    # dropped as soon as a few are kept, are those of a game that keeps them all
     import random
     from pathlib import Path
     from interpreter.compiler import copies
@@ -261,13 +263,16 @@ def test_the_copy_plans_a_game_keeps_are_begun_again_when_full_and_listings_stay
     def listings(seed):
         st = load(path, knowledge=False).new_state(seed, 4)
         rng, out = random.Random(seed), []
-        while not st.is_terminal and len(out) < 400:
+        while not st.is_terminal and len(out) < 300:
             out.append(st.legal_actions())
-            assert len(st.m.copy_plans) <= copies.MAX_COPY_PLANS
+            assert len(st.m.copy_plans) <= copies.MAX_COPY_PLANS and len(copies._MAKERS) <= copies.MAX_MAKERS
             st.apply_at(rng.randrange(len(out[-1])))
         return out
     kept = [listings(seed) for seed in range(3)]
-    monkeypatch.setattr(copies, "MAX_COPY_PLANS", 2)
+    assert any(len(a) == 2 and isinstance(a[1], tuple) for listing in kept for a in listing)  # (sets listed)
+    monkeypatch.setattr(copies, bound, small)
+    monkeypatch.setattr(copies, "_MAKERS", {})
+    monkeypatch.setattr(copies, "_MET", set())
     assert [listings(seed) for seed in range(3)] == kept
 
 
@@ -408,30 +413,6 @@ def test_a_shape_s_maker_is_written_when_the_shape_comes_back_and_only_for_few_c
     big, _ = copies._maker(100, (0,) * 100, 37, 100, True)  # (one name: 64 sets, 37 to 100 cards each)
     assert big.__code__.co_filename != "<rulelang:_sets>"
     assert big(list(range(100)), 7) == [(7, tuple(range(k))) for k in range(37, 101)]
-
-
-def test_the_set_makers_are_begun_again_when_full_and_listings_stay_the_same(monkeypatch):
-    # ¡Desplumados! discards any set of its hand: its listings, with the kept makers of sets
-    # dropped at every new shape of hand, are those of a game that keeps them
-    import random
-    from pathlib import Path
-    from interpreter.compiler import copies
-    path = Path(__file__).resolve().parents[2] / "games" / "desplumados.rules"
-
-    def listings(seed):
-        st = load(path, knowledge=False).new_state(seed, 4)
-        rng, out = random.Random(seed), []
-        while not st.is_terminal and len(out) < 300:
-            out.append(st.legal_actions())
-            assert len(copies._MAKERS) <= copies.MAX_MAKERS
-            st.apply_at(rng.randrange(len(out[-1])))
-        return out
-    kept = [listings(seed) for seed in range(3)]
-    monkeypatch.setattr(copies, "MAX_MAKERS", 1)
-    monkeypatch.setattr(copies, "_MAKERS", {})
-    monkeypatch.setattr(copies, "_MET", set())
-    assert [listings(seed) for seed in range(3)] == kept
-    assert any(len(a) == 2 and isinstance(a[1], tuple) for listing in kept for a in listing)  # (sets listed)
 
 
 def test_a_card_variable_set_at_random_is_the_clones_own(tmp_path):
