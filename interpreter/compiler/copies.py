@@ -183,12 +183,10 @@ def _maker(n: int, shape, lo: int, hi: int, tagged: bool, met: bool = True):
     if small and met:
         return _written(positions, tagged), True
     getters = list(map(_getter, positions))
-    if small:  # (met for the first time: written if it comes back)
-        return (lambda cards, uid: [(uid, get(cards)) for get in getters] if tagged else
-                [get(cards) for get in getters]), False
+    keep = not small and len(getters) <= MAX_KEPT_GETTERS  # (few sets met a first time: written if met again)
     if tagged:
-        return (lambda cards, uid: [(uid, get(cards)) for get in getters]), len(getters) <= MAX_KEPT_GETTERS
-    return (lambda cards, uid: [get(cards) for get in getters]), len(getters) <= MAX_KEPT_GETTERS
+        return (lambda cards, uid: [(uid, get(cards)) for get in getters]), keep
+    return (lambda cards, uid: [get(cards) for get in getters]), keep
 
 
 def _written(positions: list, tagged: bool):
