@@ -135,7 +135,33 @@ def move(s, exprs: Expressions, m: Machine):
         for c in cards:
             take(st, c)
         put_all(st, cards)
-    return move_list
+    return with_source(move_list, exprs, list_source(exprs, s, stack_zone, dt, track, m.knowledge), s.span)
+
+
+def list_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, knowledge: bool = True) -> list:
+    """Source lines of ``move CARDS to ...`` (a list of cards, anywhere but
+    a grid's cell), as move_list does it: take each card from where it
+    lies, then work out the destination and land them all there, in order;
+    ``_cs``, ``_c``, ``_i``, ``_d`` and ``_t`` are its locals."""
+    ns = exprs.ns
+    lines = [f"_cs = list({exprs.expr(s.what, {})})", "for _c in _cs:", "    _i = st.loc[_c]"]
+    if stack_zone:  # a card may lie in a stack
+        stacks = frozenset(stack_zone)
+        lines += [f"    if _i in {ns.ref(stacks)}:", f"        {ns.ref(take_card)}(st, _c, {ns.ref(stacks)})",
+                  "    else:", "        st.Z[_i].remove(_c)"]
+    else:
+        lines.append("    st.Z[_i].remove(_c)")
+    lines.append(f"_d = {exprs.expr(s.dest, {})}")
+    if s.where == "new_stack":  # (no cards make no stack: a row of stacks never holds an empty one)
+        lines += ["if _cs:", "    st.Z[_d].append(_cs.copy())"]
+    else:
+        lines += landing_source(dt) + ["_t.extend(_cs)" if s.where == "top" else "_t[0:0] = _cs"]
+    lines += ["for _c in _cs:", "    st.loc[_c] = _d"]
+    if not s.face_down and knowledge:
+        lines.append("    st.K[_c] |= st.vis[_d]")
+    if track:
+        lines += ["    " + line for line in set_face_source(s.face_down)]
+    return lines
 
 
 def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, knowledge: bool = True) -> list:

@@ -1,12 +1,13 @@
 """Steps the generated code writes inline must do what the runtime's own
 functions do:
 
-- a move of one card (``effects.one_card_source``), which is also a
-  closure for the VM: the card goes to the same place, with the same
-  knowledge of it (who saw it land, whether it lies face down), for every
-  kind of destination: the top or bottom of a pile, the top or bottom of a
-  stack, a new stack, face up or face down; from a pile or from a stack
-  (which goes away when its last card leaves);
+- a move of one card (``effects.one_card_source``) or of a list of cards
+  (``effects.list_source``), each also a closure for the VM: the cards go
+  to the same place, in the same order, with the same knowledge of them
+  (who saw them land, whether they lie face down), for every kind of
+  destination: the top or bottom of a pile, the top or bottom of a stack,
+  a new stack, face up or face down; from a pile or from a stack (which
+  goes away when its last card leaves);
 - the forgetting after a card chosen by name from a place others cannot
   see (``flowgen.forget_source``, against ``Machine.forget_unseen``)."""
 
@@ -69,6 +70,20 @@ action spread(b in row(me)) "spread onto {b}":
 action refill "refill":
   require size(deck) > 1
   deal 2 from deck to under
+action dump(c in hand(me)) "dump from {c} up":
+  move [x for x in hand(me) if x.n >= c.n] to under
+action tuck(c in hand(me)) "tuck from {c} down":
+  move [x for x in hand(me) if x.n <= c.n] to bottom of under
+action found(c in hand(me)) "found a stack from {c} up":
+  move [x for x in hand(me) if x.n >= c.n] to new stack in row(me)
+action heap(cs in subsets of hand(me) sized 1..2, b in row(me)) "heap {cs} on {b}":
+  move cs to b
+action wedge(cs in subsets of hand(me) sized 1..2, b in row(me)) "wedge {cs} under {b}":
+  move cs to bottom of b
+action stash(cs in subsets of hand(me) sized 1..2) "stash {cs}":
+  move cs face down to pot
+action sweep(b in row(me)) "sweep {b}":
+  move [x for x in b if x.n > 3] to hand(me)
 action wait "wait":
   pass
 setup:
@@ -79,12 +94,12 @@ play:
   repeat 30 times:
     for p in players:
       turn p:
-        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, spread, refill, wait
+        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, spread, refill, dump, tuck, found, heap, wedge, stash, sweep, wait
 outcome(p):
   score size(hand(p))
 '''
 # the same game where no card is ever laid face down (no face flag is kept)
-FACE_UP = MOVES.replace("move c face down to", "move c to")
+FACE_UP = MOVES.replace("move c face down to", "move c to").replace("move cs face down to", "move cs to")
 
 
 def playout(game, seed):
@@ -122,10 +137,15 @@ def test_a_move_written_inline_does_what_its_closure_does(tmp_path, monkeypatch,
     source = inline.generated_source()
     assert "_t.insert(0, _c)" in source and "append([_c])" in source  # stack bottom, new stack
     assert "st.Z[_d].insert(0, _c)" in source  # pile bottom
+    # a list of cards: to the top and bottom of a pile or stack, a new stack; taken from stacks too
+    assert {"_t.extend(_cs)", "_t[0:0] = _cs", "st.Z[_d].append(_cs.copy())", "_d >>= "} <= set(re.findall(
+        r"_t\.extend\(_cs\)|_t\[0:0\] = _cs|st\.Z\[_d\]\.append\(_cs\.copy\(\)\)|_d >>= ", source))
+    assert re.search(r"for _c in _cs:\n +_i = st\.loc\[_c\]\n +if _i in _k\d+:", source)
     assert ("st.F[_c] = True" in source) == (text is MOVES)
     assert "for _ in range(_k):" in source  # a deal
     assert "insert(0, _c)" not in called.generated_source() and "range(_k)" not in called.generated_source()
-    assert len(kinds) == 13  # every action was offered somewhere
+    assert "_cs" not in called.generated_source()
+    assert len(kinds) == 20  # every action was offered somewhere
 
 
 @pytest.mark.parametrize("name", ["desplumados", "fox_in_the_henhouse", "hens", "emu_ranchers"])
