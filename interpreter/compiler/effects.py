@@ -128,7 +128,7 @@ def move(s, exprs: Expressions, m: Machine):
             cards = st.Z[inst]
             st.Z[inst] = []
             put_all(st, cards)
-        return move_pile
+        return with_source(move_pile, exprs, pile_source(exprs, s, dt, track, m.knowledge), s.span)
 
     def move_list(st):  # list of cards, wherever each one lies
         cards = list(what(st))
@@ -151,7 +151,23 @@ def list_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, knowled
                   "    else:", "        st.Z[_i].remove(_c)"]
     else:
         lines.append("    st.Z[_i].remove(_c)")
-    lines.append(f"_d = {exprs.expr(s.dest, {})}")
+    return lines + landing_all_source(exprs, s, dt, track, knowledge)
+
+
+def pile_source(exprs: Expressions, s, dt: str, track: bool, knowledge: bool = True) -> list:
+    """Source lines of ``move PILE to ...`` (every card of a pile, anywhere
+    but a grid's cell), as move_pile does it: the pile left empty, then its
+    cards landed where they go, in order (its locals: as :func:`list_source`'s)."""
+    return [f"_i = {exprs.expr(s.what, {})}", "_cs = st.Z[_i]", "st.Z[_i] = []"] + \
+        landing_all_source(exprs, s, dt, track, knowledge)
+
+
+def landing_all_source(exprs: Expressions, s, dt: str, track: bool, knowledge: bool) -> list:
+    """Source lines that land the cards ``_cs`` (taken from where they lay)
+    where the move ``s`` puts them, as put_all does: the destination worked
+    out (``_d``), the cards laid there in order, each one's place, and who
+    sees it and its face, noted."""
+    lines = [f"_d = {exprs.expr(s.dest, {})}"]
     if s.where == "new_stack":  # (no cards make no stack: a row of stacks never holds an empty one)
         lines += ["if _cs:", "    st.Z[_d].append(_cs.copy())"]
     else:

@@ -1,8 +1,8 @@
 """Steps the generated code writes inline must do what the runtime's own
 functions do:
 
-- a move of one card (``effects.one_card_source``) or of a list of cards
-  (``effects.list_source``), each also a closure for the VM: the cards go
+- a move of one card (``effects.one_card_source``), of a list of cards
+  (``effects.list_source``) or of a whole pile (``effects.pile_source``), each also a closure for the VM: the cards go
   to the same place, in the same order, with the same knowledge of them
   (who saw them land, whether they lie face down), for every kind of
   destination: the top or bottom of a pile, the top or bottom of a stack,
@@ -42,6 +42,7 @@ zone hand: pile, per player, owner
 zone row: stacks, per player, public
 zone pot: pile, public
 zone under: pile, public
+player var caught: int = 0
 action pile_on(c in hand(me), b in row(me)) "pile {c} on {b}":
   move c to b
 action slip(c in hand(me), b in row(me)) "slip {c} under {b}":
@@ -84,8 +85,19 @@ action stash(cs in subsets of hand(me) sized 1..2) "stash {cs}":
   move cs face down to pot
 action sweep(b in row(me)) "sweep {b}":
   move [x for x in b if x.n > 3] to hand(me)
+action unload "unload your hand under":
+  require size(hand(me)) > 0
+  move hand(me) to bottom of under
+action gather(b in row(me)) "gather under onto {b}":
+  move under to b
+action raise "raise a stack from under":
+  move under to new stack in row(me)
+action cover "cover the pot with your hand":
+  move hand(me) face down to pot
 action wait "wait":
   pass
+when c enters hand(p):
+  set caught(p) = caught(p) + c.n
 setup:
   shuffle deck
   for p in players:
@@ -94,12 +106,13 @@ play:
   repeat 30 times:
     for p in players:
       turn p:
-        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, spread, refill, dump, tuck, found, heap, wedge, stash, sweep, wait
+        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, spread, refill, dump, tuck, found, heap, wedge, stash, sweep, unload, gather, raise, cover, wait
 outcome(p):
-  score size(hand(p))
+  score size(hand(p)) * 100 + caught(p)
 '''
 # the same game where no card is ever laid face down (no face flag is kept)
-FACE_UP = MOVES.replace("move c face down to", "move c to").replace("move cs face down to", "move cs to")
+FACE_UP = MOVES.replace("move c face down to", "move c to").replace("move cs face down to", "move cs to") \
+    .replace("move hand(me) face down to", "move hand(me) to")
 
 
 def playout(game, seed):
@@ -145,7 +158,13 @@ def test_a_move_written_inline_does_what_its_closure_does(tmp_path, monkeypatch,
     assert "for _ in range(_k):" in source  # a deal
     assert "insert(0, _c)" not in called.generated_source() and "range(_k)" not in called.generated_source()
     assert "_cs" not in called.generated_source()
-    assert len(kinds) == 20  # every action was offered somewhere
+    # a whole pile (but the one put on a stack, which may be a hand's trigger: see below)
+    assert len(re.findall(r"_cs = st\.Z\[_i\]\n +st\.Z\[_i\] = \[\]", source)) == 3
+    # a card that may enter a hand (to a hand, or to a stack the compiler does not place) fires a
+    # trigger: its move notes it, written in too (pile_on, slip, hide, pull, lift, draw)
+    assert len(set(re.findall(r"L\[(\d+)\] = \(_c,\) if st\.loc\[_c\] != _i else \(\)", source))) == 6
+    assert "!= _i else ()" not in called.generated_source()
+    assert len(kinds) == 24  # every action was offered somewhere
 
 
 @pytest.mark.parametrize("name", ["desplumados", "fox_in_the_henhouse", "hens", "emu_ranchers"])
