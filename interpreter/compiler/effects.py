@@ -114,14 +114,16 @@ def move(s, exprs: Expressions, m: Machine):
             inst = v >> STACK_SHIFT
             cards = st.Z[inst].pop(v & STACK_MASK)
             put_all(st, cards)
-        return move_stack
+        taken = [f"_i = {exprs.expr(s.what, {})}", f"_cs = st.Z[_i >> {STACK_SHIFT}].pop(_i & {STACK_MASK})"]
+        return with_source(move_stack, exprs, taken + landing_all_source(exprs, s, dt, track, m.knowledge), s.span)
     if wt == "stacks":
         def move_stacks(st):
             inst = what(st)
             cards = [c for stck in st.Z[inst] for c in stck]
             st.Z[inst] = []
             put_all(st, cards)
-        return move_stacks
+        taken = [f"_i = {exprs.expr(s.what, {})}", "_cs = [_c for _s in st.Z[_i] for _c in _s]", "st.Z[_i] = []"]
+        return with_source(move_stacks, exprs, taken + landing_all_source(exprs, s, dt, track, m.knowledge), s.span)
     if wt == "pile":
         def move_pile(st):
             inst = what(st)

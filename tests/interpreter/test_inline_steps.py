@@ -2,7 +2,8 @@
 functions do:
 
 - a move of one card (``effects.one_card_source``), of a list of cards
-  (``effects.list_source``) or of a whole pile (``effects.pile_source``), each also a closure for the VM: the cards go
+  (``effects.list_source``), of a whole pile (``effects.pile_source``), a
+  stack or a row of stacks, each also a closure for the VM: the cards go
   to the same place, in the same order, with the same knowledge of them
   (who saw them land, whether they lie face down), for every kind of
   destination: the top or bottom of a pile, the top or bottom of a stack,
@@ -94,6 +95,13 @@ action raise "raise a stack from under":
   move under to new stack in row(me)
 action cover "cover the pot with your hand":
   move hand(me) face down to pot
+action scrap(b in row(me)) "scrap {b}":
+  move b to bottom of under
+action shift(b in row(me)) "shift {b} to a new stack":
+  move b to new stack in row(me)
+action clear "clear your row":
+  require size(row(me)) > 1
+  move row(me) to under
 action wait "wait":
   pass
 when c enters hand(p):
@@ -106,7 +114,7 @@ play:
   repeat 30 times:
     for p in players:
       turn p:
-        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, spread, refill, dump, tuck, found, heap, wedge, stash, sweep, unload, gather, raise, cover, wait
+        choose pile_on, slip, start, sink, pull, hop, bury, hide, lift, draw, spread, refill, dump, tuck, found, heap, wedge, stash, sweep, unload, gather, raise, cover, scrap, shift, clear, wait
 outcome(p):
   score size(hand(p)) * 100 + caught(p)
 '''
@@ -164,7 +172,10 @@ def test_a_move_written_inline_does_what_its_closure_does(tmp_path, monkeypatch,
     # trigger: its move notes it, written in too (pile_on, slip, hide, pull, lift, draw)
     assert len(set(re.findall(r"L\[(\d+)\] = \(_c,\) if st\.loc\[_c\] != _i else \(\)", source))) == 6
     assert "!= _i else ()" not in called.generated_source()
-    assert len(kinds) == 24  # every action was offered somewhere
+    # a stack, and a row of stacks
+    assert re.search(r"_cs = st\.Z\[_i >> \d+\]\.pop\(_i & \d+\)", source)
+    assert "_cs = [_c for _s in st.Z[_i] for _c in _s]" in source
+    assert len(kinds) == 27  # every action was offered somewhere
 
 
 @pytest.mark.parametrize("name", ["desplumados", "fox_in_the_henhouse", "hens", "emu_ranchers"])
