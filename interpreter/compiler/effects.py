@@ -1,11 +1,12 @@
 """Statements that move or show cards: move, swap, reveal, deal.
 
 Each becomes one closure ``f(state)`` (an EXEC step of the flow), built from
-the expression functions of ``exprs``; a move of one card and a deal also
-carry the same steps as source (``f.source``, ``f.flow``), which the
-generated flow writes in place of the call (see :func:`with_source`); a
-move to a grid's cell, its card, cell and grid worked out there and the
-move itself called with them.  Every card that lands in a zone becomes known to
+the expression functions of ``exprs``; a move (of a card, a list of
+cards, a pile, a stack or a row of stacks; of a card also where it may fire
+a trigger, noting whether it entered) and a deal also carry the same steps
+as source (``f.source``, ``f.flow``), which the generated flow writes in
+place of the call (see :func:`with_source`); a move to a grid's cell, its
+card, cell and grid worked out there and the move itself called with them.  Every card that lands in a zone becomes known to
 whoever sees that zone.
 """
 
@@ -105,8 +106,7 @@ def move(s, exprs: Expressions, m: Machine):
                 c = what(st)
                 take(st, c)
                 put_all(st, (c,))
-        return with_source(move_card, exprs, one_card_source(exprs, s, stack_zone, dt, track, m.knowledge),
-                           s.span)
+        return with_source(move_card, exprs, one_card_source(exprs, s, m), s.span)
 
     if wt == "stack":
         def move_stack(st):
@@ -114,57 +114,61 @@ def move(s, exprs: Expressions, m: Machine):
             inst = v >> STACK_SHIFT
             cards = st.Z[inst].pop(v & STACK_MASK)
             put_all(st, cards)
-        taken = [f"_i = {exprs.expr(s.what, {})}", f"_cs = st.Z[_i >> {STACK_SHIFT}].pop(_i & {STACK_MASK})"]
-        return with_source(move_stack, exprs, taken + landing_all_source(exprs, s, dt, track, m.knowledge), s.span)
+        return with_source(move_stack, exprs, whole_source(exprs, s, m), s.span)
     if wt == "stacks":
         def move_stacks(st):
             inst = what(st)
             cards = [c for stck in st.Z[inst] for c in stck]
             st.Z[inst] = []
             put_all(st, cards)
-        taken = [f"_i = {exprs.expr(s.what, {})}", "_cs = [_c for _s in st.Z[_i] for _c in _s]", "st.Z[_i] = []"]
-        return with_source(move_stacks, exprs, taken + landing_all_source(exprs, s, dt, track, m.knowledge), s.span)
+        return with_source(move_stacks, exprs, whole_source(exprs, s, m), s.span)
     if wt == "pile":
         def move_pile(st):
             inst = what(st)
             cards = st.Z[inst]
             st.Z[inst] = []
             put_all(st, cards)
-        return with_source(move_pile, exprs, pile_source(exprs, s, dt, track, m.knowledge), s.span)
+        return with_source(move_pile, exprs, whole_source(exprs, s, m), s.span)
 
     def move_list(st):  # list of cards, wherever each one lies
         cards = list(what(st))
         for c in cards:
             take(st, c)
         put_all(st, cards)
-    return with_source(move_list, exprs, list_source(exprs, s, stack_zone, dt, track, m.knowledge), s.span)
+    return with_source(move_list, exprs, list_source(exprs, s, m), s.span)
 
 
-def list_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, knowledge: bool = True) -> list:
+def list_source(exprs: Expressions, s, m: Machine) -> list:
     """Source lines of ``move CARDS to ...`` (a list of cards, anywhere but
     a grid's cell), as move_list does it: take each card from where it
     lies, then work out the destination and land them all there, in order;
     ``_cs``, ``_c``, ``_i``, ``_d`` and ``_t`` are its locals."""
-    ns = exprs.ns
-    lines = [f"_cs = list({exprs.expr(s.what, {})})", "for _c in _cs:", "    _i = st.loc[_c]"]
-    if stack_zone:  # a card may lie in a stack
-        stacks = frozenset(stack_zone)
-        lines += [f"    if _i in {ns.ref(stacks)}:", f"        {ns.ref(take_card)}(st, _c, {ns.ref(stacks)})",
-                  "    else:", "        st.Z[_i].remove(_c)"]
-    else:
-        lines.append("    st.Z[_i].remove(_c)")
-    return lines + landing_all_source(exprs, s, dt, track, knowledge)
+    return [f"_cs = list({exprs.expr(s.what, {})})", "for _c in _cs:",
+            *("    " + line for line in take_source(exprs.ns, m))] + landing_all_source(exprs, s, m)
 
 
-def pile_source(exprs: Expressions, s, dt: str, track: bool, knowledge: bool = True) -> list:
-    """Source lines of ``move PILE to ...`` (every card of a pile, anywhere
-    but a grid's cell), as move_pile does it: the pile left empty, then its
+def whole_source(exprs: Expressions, s, m: Machine) -> list:
+    """Source lines of ``move X to ...`` where X, a pile, a stack or a row of
+    stacks, goes whole, as move_pile, move_stack and move_stacks do:
+    X taken away (a stack out of its row, the others left empty), then its
     cards landed where they go, in order (its locals: as :func:`list_source`'s)."""
-    return [f"_i = {exprs.expr(s.what, {})}", "_cs = st.Z[_i]", "st.Z[_i] = []"] + \
-        landing_all_source(exprs, s, dt, track, knowledge)
+    taken = {"pile": ["_cs = st.Z[_i]", "st.Z[_i] = []"],
+             "stack": [f"_cs = st.Z[_i >> {STACK_SHIFT}].pop(_i & {STACK_MASK})"],
+             "stacks": ["_cs = [_c for _s in st.Z[_i] for _c in _s]", "st.Z[_i] = []"]}[exprs.t(s.what)]
+    return [f"_i = {exprs.expr(s.what, {})}", *taken, *landing_all_source(exprs, s, m)]
 
 
-def landing_all_source(exprs: Expressions, s, dt: str, track: bool, knowledge: bool) -> list:
+def take_source(ns, m: Machine) -> list:
+    """Source lines that take card ``_c`` out of the place where it lies,
+    ``_i``, as take_card does (a stack it leaves empty goes away)."""
+    if not m.stack_instances:
+        return ["_i = st.loc[_c]", "st.Z[_i].remove(_c)"]
+    stacks = ns.ref(m.stack_instances)  # (few: a tuple; named once, by flowgen.install)
+    return ["_i = st.loc[_c]", f"if _i in {stacks}:", f"    {ns.ref(take_card)}(st, _c, {stacks})", "else:",
+            "    st.Z[_i].remove(_c)"]
+
+
+def landing_all_source(exprs: Expressions, s, m: Machine) -> list:
     """Source lines that land the cards ``_cs`` (taken from where they lay)
     where the move ``s`` puts them, as put_all does: the destination worked
     out (``_d``), the cards laid there in order, each one's place, and who
@@ -173,29 +177,24 @@ def landing_all_source(exprs: Expressions, s, dt: str, track: bool, knowledge: b
     if s.where == "new_stack":  # (no cards make no stack: a row of stacks never holds an empty one)
         lines += ["if _cs:", "    st.Z[_d].append(_cs.copy())"]
     else:
-        lines += landing_source(dt) + ["_t.extend(_cs)" if s.where == "top" else "_t[0:0] = _cs"]
+        lines += landing_source(exprs.t(s.dest)) + ["_t.extend(_cs)" if s.where == "top" else "_t[0:0] = _cs"]
     lines += ["for _c in _cs:", "    st.loc[_c] = _d"]
-    if not s.face_down and knowledge:
+    if not s.face_down and m.knowledge:
         lines.append("    st.K[_c] |= st.vis[_d]")
-    if track:
+    if m.face_down:
         lines += ["    " + line for line in set_face_source(s.face_down)]
     return lines
 
 
-def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, knowledge: bool = True) -> list:
+def one_card_source(exprs: Expressions, s, m: Machine) -> list:
     """Source lines of ``move CARD to ...`` (anywhere but a grid's cell), as
     move_card does it: take the card from where it lies, then work out the
-    destination and land it there; ``_c``, ``_i``, ``_d`` and ``_t`` are its
-    locals.  ``knowledge``: who sees the destination learns the card."""
-    ns = exprs.ns
-    lines = [f"_c = {exprs.expr(s.what, {})}", "_i = st.loc[_c]"]
-    if stack_zone:  # the card may lie in a stack
-        stacks = frozenset(stack_zone)
-        lines += [f"if _i in {ns.ref(stacks)}:", f"    {ns.ref(take_card)}(st, _c, {ns.ref(stacks)})", "else:",
-                  "    st.Z[_i].remove(_c)"]
-    else:
-        lines.append("st.Z[_i].remove(_c)")
-    lines.append(f"_d = {exprs.expr(s.dest, {})}")
+    destination and land it there; ``_c``, ``_i`` (the place the card came
+    from, still so at the end: see :func:`noting_source`), ``_d`` and ``_t``
+    are its locals.  Who sees the destination learns the card, in a machine
+    that keeps who knows what."""
+    dt = exprs.t(s.dest)
+    lines = [f"_c = {exprs.expr(s.what, {})}", *take_source(exprs.ns, m), f"_d = {exprs.expr(s.dest, {})}"]
     if s.where == "new_stack":
         lines.append("st.Z[_d].append([_c])")
     elif dt == "stack":  # an encoded stack: its cards, and its row's instance
@@ -203,11 +202,21 @@ def one_card_source(exprs: Expressions, s, stack_zone, dt: str, track: bool, kno
     else:
         lines.append("st.Z[_d].append(_c)" if s.where == "top" else "st.Z[_d].insert(0, _c)")
     lines.append("st.loc[_c] = _d")
-    if not s.face_down and knowledge:
+    if not s.face_down and m.knowledge:
         lines.append("st.K[_c] |= st.vis[_d]")
-    if track:
+    if m.face_down:
         lines += set_face_source(s.face_down)
     return lines
+
+
+def noting_source(exprs: Expressions, s, m: Machine, slot: int):
+    """Source lines of a card's move that may fire a trigger (flow_cards'
+    move_noting_cards): the move, then in slot ``slot`` the card if it
+    entered a place it was not in (a tuple of it, or none); None where that
+    move is not written as source (more than one card, or to a grid's cell)."""
+    if exprs.t(s.what) != "card" or s.where == "at":
+        return None
+    return one_card_source(exprs, s, m) + [f"st.L[{int(slot)}] = (_c,) if st.loc[_c] != _i else ()"]
 
 
 def with_source(f, exprs: Expressions, lines, span):

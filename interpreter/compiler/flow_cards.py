@@ -62,12 +62,9 @@ class CardStatements:
             before = [loc[c] for c in moved]
             move(st)
             st.L[cards] = tuple(c for c, was in zip(moved, before) if loc[c] != was)
-        if self.exprs.t(s.what) == "card" and s.where != "at" and getattr(move, "source", None) is not None:
-            # written in the step, as the move is: its card _c came from place _i (one_card_source;
-            # a move to a cell is a call, with no such locals)
-            move_noting_cards = effects.with_source(
-                move_noting_cards, self.exprs, [*move.source, f"st.L[{int(cards)}] = (_c,) if st.loc[_c] != _i else ()"],
-                s.span)
+        noting = effects.noting_source(self.exprs, s, self.m, cards)
+        if noting is not None:  # (a card's move: written in the step, as the move is)
+            move_noting_cards = effects.with_source(move_noting_cards, self.exprs, noting, s.span)
         self.emit(EXEC, move_noting_cards, None, s.span)
         self.checked(s)
         self.triggers.after_cards_enter(triggers, cards, s.span)

@@ -39,7 +39,7 @@ generated names and ints only (:mod:`.source`).
 Steps that carry a ``flow`` tuple are written inline instead of called: a
 ``for`` loop's start, test and counter, a ``repeat``'s, a turn's start and end, a
 coverage probe (made by :mod:`.flow`), a fused run of steps (:mod:`.fusion`,
-each still naming its own line), a move of one card or a deal
+each still naming its own line), a move (but one to a grid's cell) or a deal
 (:mod:`.effects`, :mod:`.flow_cards`), a trigger's test when it has no
 condition (:mod:`.triggers`) and an expression's own source
 (:meth:`.expressions.Expressions.function_of`).  The flow's functions read

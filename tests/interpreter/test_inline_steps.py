@@ -2,8 +2,8 @@
 functions do:
 
 - a move of one card (``effects.one_card_source``), of a list of cards
-  (``effects.list_source``), of a whole pile (``effects.pile_source``), a
-  stack or a row of stacks, each also a closure for the VM: the cards go
+  (``effects.list_source``), of a whole pile, stack or row of stacks
+  (``effects.whole_source``), each also a closure for the VM: the cards go
   to the same place, in the same order, with the same knowledge of them
   (who saw them land, whether they lie face down), for every kind of
   destination: the top or bottom of a pile, the top or bottom of a stack,
@@ -323,3 +323,52 @@ def test_a_clone_and_its_original_keep_their_own_face_down_flags(tmp_path, monke
             assert twin.F == replay.F
             state.apply(legal[rnd.randrange(len(legal))])
     assert flipped > 20
+
+
+def play_every_action(game, seed, players):
+    """At each position of one random game: every legal action played on a
+    clone, each giving where the cards then lie, who knows them, their
+    faces and the slots (or the rule error it met, with its line); then the
+    game goes on by a random action that met none."""
+    state, rnd, seen = game.new_state(seed, players), random.Random(seed), []
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        fine = []
+        for action in legal:
+            after = state.clone()
+            try:
+                after.apply(action)
+            except RuleError as err:
+                seen.append((action, err.message, err.span.line if err.span else None))
+                continue
+            seen.append((action, repr(after.Z), after.loc[:], after.K[:], after.F[:], after.L[:]))
+            fine.append(action)
+        if not fine:
+            break
+        state.apply(fine[rnd.randrange(len(fine))])
+    return seen
+
+
+@pytest.mark.parametrize("knowledge", [True, False], ids=["knowledge", "no-knowledge"])
+@pytest.mark.parametrize("name", ["moves_odd", "moves_dest"])
+def test_moves_at_their_edges_do_inline_what_their_closures_do(monkeypatch, name, knowledge):
+    """A list with a card twice (an error, at the same line), a pile or a
+    list moved onto itself, an empty list or pile, a stack moved whole onto
+    itself or a new stack, and destinations worked out after the cards are
+    taken (the last stack of the row, the stack a card lies in, a seat that
+    depends on the hand just emptied): each action, from every position,
+    leaves the same state or meets the same error, written in or called,
+    with or without the record of who knows which card."""
+    path = Path(__file__).parent / f"{name}.rules"
+    inline = load(path, knowledge=knowledge)
+    with monkeypatch.context() as m:
+        closures_only(m)
+        called = load(path, knowledge=knowledge)
+    errors = 0
+    for seed in range(6):
+        for players in sorted({inline.min_players, inline.max_players}):
+            ours = play_every_action(inline, seed, players)
+            assert ours == play_every_action(called, seed, players)
+            errors += sum(len(step) == 3 for step in ours)
+    assert errors  # (a card moved twice in one list is not there the second time)
+    assert "_cs" in inline.generated_source() and "_cs" not in called.generated_source()
